@@ -1,0 +1,21 @@
+package dev.policyset.aps.api.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhook;
+
+import java.util.List;
+
+/** One MutatingWebhookConfiguration. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class MutatingWebhookMember extends Member {
+    @JsonPropertyDescription("The webhooks, verbatim; failurePolicy, timeoutSeconds and namespaceSelector take the set's defaults.")
+    @Required
+    @Size(max = Limits.MAX_WEBHOOKS)
+    private List<MutatingWebhook> webhooks;
+
+    public List<MutatingWebhook> getWebhooks() { return webhooks; }
+    public void setWebhooks(List<MutatingWebhook> webhooks) { this.webhooks = webhooks; }
+}

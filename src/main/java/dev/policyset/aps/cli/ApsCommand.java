@@ -1,0 +1,51 @@
+package dev.policyset.aps.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code aps}: the offline half of the operator. Plain picocli over {@code core}; it starts no Quarkus,
+ * no HTTP server and no Kubernetes client, so it is cheap enough for every pull request.
+ */
+@Command(name = "aps",
+        mixinStandardHelpOptions = true,
+        versionProvider = ApsCommand.Version.class,
+        description = "Render and validate AdmissionPolicySets and admission objects without a cluster.",
+        subcommands = {RenderCommand.class, CommandLine.HelpCommand.class},
+        footer = {"", "Examples:",
+                "  aps render config/samples/ > generated.yaml",
+                "  aps render --kube-version 1.34 policies/baseline.yaml",
+                "",
+                "Exit codes: 0 no error findings, 1 error findings, 2 usage error or unreadable input."})
+public final class ApsCommand implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    public static void main(String[] args) {
+        System.exit(execute(args));
+    }
+
+    /** Runs the CLI without exiting the JVM, for tests. */
+    public static int execute(String... args) {
+        CommandLine cli = new CommandLine(new ApsCommand());
+        cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            commandLine.getErr().println("aps: internal error: " + e);
+            return ExitCodes.USAGE_OR_INPUT;
+        });
+        cli.setExitCodeExceptionMapper(e -> ExitCodes.USAGE_OR_INPUT);
+        return cli.execute(args);
+    }
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "Missing a command: render (see aps --help)");
+    }
+
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = ApsCommand.class.getPackage().getImplementationVersion();
+            return new String[] {"aps " + (v == null ? "dev" : v)};
+        }
+    }
+}
