@@ -1,0 +1,18 @@
+package dev.policyset.aps.core.validate;
+
+import java.util.List;
+
+/** Every finding of one validation run, in {@link Finding#ORDER}. */
+public record ValidationReport(List<Finding> findings) {
+    public ValidationReport {
+        findings = findings.stream().sorted(Finding.ORDER).toList();
+    }
+
+    public boolean hasErrors() {
+        return findings.stream().anyMatch(Finding::isError);
+    }
+
+    public List<Finding> forObject(String objectId) {
+        return findings.stream().filter(f -> f.object().equals(objectId)).toList();
+    }
+}
