@@ -1,0 +1,46 @@
+package dev.policyset.aps.testing;
+
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Assumptions;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+
+/**
+ * The data-driven suites (conformance, cel-eval, corpus) read {@code ../shared/}, which lives beside the
+ * project and is not part of it. In a user's clone without it they skip, saying why; under {@code .ci/run}
+ * ({@code -Daps.shared.required=true}) a missing or empty folder fails the build instead of passing empty.
+ */
+public final class SharedData {
+    private SharedData() {}
+
+    /** The folder {@code ../shared/<name>}, or a skip/failure explaining why it is not there. */
+    public static Path require(String name) {
+        Path dir = root().resolve(name);
+        boolean present = Files.isDirectory(dir) && hasFiles(dir);
+        String reason = "shared data folder " + dir.toAbsolutePath().normalize() + " is missing or empty";
+        if (Boolean.getBoolean("aps.shared.required")) {
+            Assertions.assertTrue(present, reason + " (required under .ci/run: -Daps.shared.required=true)");
+        } else {
+            if (!present) {
+                System.err.println("SKIPPED: " + reason + "; set -Daps.shared.dir to run this suite");
+            }
+            Assumptions.assumeTrue(present, reason + "; set -Daps.shared.dir to run this suite");
+        }
+        return dir;
+    }
+
+    public static Path root() {
+        return Path.of(System.getProperty("aps.shared.dir", "../shared"));
+    }
+
+    private static boolean hasFiles(Path dir) {
+        try (Stream<Path> files = Files.walk(dir)) {
+            return files.anyMatch(Files::isRegularFile);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+}
