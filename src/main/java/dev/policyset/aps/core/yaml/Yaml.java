@@ -1,22 +1,14 @@
 package dev.policyset.aps.core.yaml;
 
-import com.fasterxml.jackson.core.JsonLocation;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
-import org.yaml.snakeyaml.LoaderOptions;
 
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -24,16 +16,12 @@ import java.util.List;
  * style, multi-line strings (CEL) as literal blocks, one {@code ---} before each document.
  */
 public final class Yaml {
-    /** Deeper nesting than any admission object needs; bounds the parser's recursion on hostile input. */
-    public static final int MAX_NESTING = 200;
-    /** Bounds alias expansion ("billion laughs"). */
-    private static final int MAX_ALIASES = 100;
-    private static final int MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
-
-    private static final ObjectMapper READER = new ObjectMapper(readFactory())
-            .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY);
+    private static final ObjectMapper JSON = new ObjectMapper();
     private static final ObjectMapper WRITER = new ObjectMapper(YAMLFactory.builder()
+            .stringQuotingChecker(new QuoteAmbiguousScalars())
             .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
+            // without it a string "1" would be written as the number 1 and read back as one
+            .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)
             .enable(YAMLGenerator.Feature.LITERAL_BLOCK_STYLE)
             .enable(YAMLGenerator.Feature.INDENT_ARRAYS_WITH_INDICATOR)
             .disable(YAMLGenerator.Feature.SPLIT_LINES)
@@ -42,48 +30,15 @@ public final class Yaml {
 
     private Yaml() {}
 
-    private static YAMLFactory readFactory() {
-        LoaderOptions loader = new LoaderOptions();
-        loader.setMaxAliasesForCollections(MAX_ALIASES);
-        loader.setNestingDepthLimit(MAX_NESTING);
-        loader.setCodePointLimit(MAX_DOCUMENT_BYTES);
-        YAMLFactory factory = YAMLFactory.builder().loaderOptions(loader).build();
-        factory.setStreamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING).build());
-        return factory;
-    }
-
     /**
-     * All documents of a multi-document YAML (or JSON) text; empty documents are skipped.
+     * All documents of a multi-document YAML (or JSON) text; empty documents are skipped. Parsed with
+     * snakeyaml's composer (YAML 1.1 scalars and anchors/aliases, as the Kubernetes tools read them), so
+     * every value keeps the line it came from.
      *
      * @throws DocumentParseException naming the source and line of the first syntax error
      */
     public static List<Document> parse(String source, String text) throws DocumentParseException {
-        List<Document> documents = new ArrayList<>();
-        try (JsonParser parser = READER.getFactory().createParser(text)) {
-            int index = 0;
-            while (true) {
-                JsonToken token = parser.nextToken();
-                if (token == null) {
-                    break;
-                }
-                JsonLocation start = parser.currentTokenLocation();
-                JsonNode node = READER.readTree(parser);
-                if (node != null && !node.isNull() && !node.isMissingNode()) {
-                    documents.add(new Document(source, Math.max(1, start.getLineNr()), index, node));
-                }
-                index++;
-            }
-        } catch (JsonProcessingException e) {
-            JsonLocation at = e.getLocation();
-            throw new DocumentParseException(source, at == null ? 1 : Math.max(1, at.getLineNr()),
-                    firstLine(e.getOriginalMessage()), e);
-        } catch (IOException e) {
-            throw new DocumentParseException(source, 1, e.getMessage(), e);
-        } catch (RuntimeException e) {
-            // snakeyaml reports limits (nesting, aliases, size) as unchecked exceptions.
-            throw new DocumentParseException(source, 1, firstLine(String.valueOf(e.getMessage())), e);
-        }
-        return documents;
+        return YamlTrees.parse(source, text);
     }
 
     /** The objects as a multi-document YAML stream. */
@@ -99,15 +54,8 @@ public final class Yaml {
         return out.toString();
     }
 
+    /** A plain JSON mapper for trees (no YAML features). */
     public static ObjectMapper mapper() {
-        return READER;
-    }
-
-    private static String firstLine(String message) {
-        if (message == null) {
-            return "not valid YAML";
-        }
-        int nl = message.indexOf('\n');
-        return nl < 0 ? message : message.substring(0, nl);
+        return JSON;
     }
 }
