@@ -1,13 +1,15 @@
 package dev.policyset.aps.core.validate.cel.lib;
 
+import dev.cel.common.CelAbstractSyntaxTree;
 import dev.policyset.aps.core.model.KubeVersion;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * The Kubernetes CEL libraries available at a CEL compatibility version, as kube-apiserver's base
- * environment adds them ({@code k8s.io/apiserver/pkg/cel/environment/base.go}).
+ * environment adds them ({@code k8s.io/apiserver/pkg/cel/environment/base.go}, {@code IntroducedVersion}).
  *
  * <p>Not listed here, because the environment ({@code core.validate.cel}) owns them: the cel-go
  * extensions (strings incl. {@code format}, sets, lists ext, optional, two-variable comprehensions), the
@@ -16,12 +18,37 @@ import java.util.Optional;
  * {@link CelAuthorizer#AUTHORIZER_TYPE} and {@link CelAuthorizer#RESOURCE_CHECK_TYPE}.
  */
 public final class KubernetesLibraries {
+    private static final ListsLibrary LISTS_V0 = new ListsLibrary(0);
+    private static final ListsLibrary LISTS_V1 = new ListsLibrary(1);
+    private static final RegexLibrary REGEX = new RegexLibrary();
+    private static final UrlLibrary URL = new UrlLibrary();
+
     private KubernetesLibraries() {
     }
 
     /** The libraries an expression compiled at {@code celCompatibilityVersion} can use. */
     public static List<KubeCelLibrary> forVersion(KubeVersion celCompatibilityVersion) {
-        return List.of();
+        KubeVersion v = celCompatibilityVersion;
+        List<KubeCelLibrary> libs = new ArrayList<>();
+        libs.add(v.atLeast(1, 37) ? LISTS_V1 : LISTS_V0);
+        libs.add(REGEX);
+        libs.add(URL);
+        return List.copyOf(libs);
+    }
+
+    /**
+     * Applies each library's program-creation step ({@link KubeCelLibrary#prepareProgram}) to a checked
+     * expression; call it between type-checking and {@code createProgram}, with the same libraries.
+     *
+     * @throws ProgramInstantiationException as cel-go's {@code env.Program} would fail
+     */
+    public static CelAbstractSyntaxTree prepareProgram(List<KubeCelLibrary> libraries, CelAbstractSyntaxTree checked)
+            throws ProgramInstantiationException {
+        CelAbstractSyntaxTree ast = checked;
+        for (KubeCelLibrary library : libraries) {
+            ast = library.prepareProgram(ast);
+        }
+        return ast;
     }
 
     /** How to build the {@code authorizer} runtime values; empty until the authz library exists. */
