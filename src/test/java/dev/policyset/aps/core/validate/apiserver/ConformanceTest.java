@@ -1,0 +1,142 @@
+package dev.policyset.aps.core.validate.apiserver;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.policyset.aps.core.model.AdmissionKind;
+import dev.policyset.aps.core.model.KubeVersion;
+import dev.policyset.aps.core.render.RenderedObject;
+import dev.policyset.aps.core.validate.Finding;
+import dev.policyset.aps.core.validate.cel.CelChecker;
+import dev.policyset.aps.core.yaml.Yaml;
+import dev.policyset.aps.testing.SharedData;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+/**
+ * The kube-apiserver conformance cases in {@code ../shared/conformance/}: for each case, the verdict and the
+ * exact multiset of (field, error type) must match what the API server answers (its README). Cases run at
+ * the suite's target, Kubernetes 1.36.
+ */
+class ConformanceTest {
+    /**
+     * Cases known to be wrong, by {@code Kind/case}, each with the upstream function that shows the real
+     * behaviour. Keep this list short and visible; never bend the validator to a case instead.
+     */
+    static final Map<String, String> EXCLUDED = Map.of();
+
+    private static final KubeVersion TARGET = KubeVersion.NEWEST;
+    private static final AtomicInteger RUN = new AtomicInteger();
+    private static final AtomicInteger AGREED = new AtomicInteger();
+    private static final AtomicInteger SKIPPED_NO_CEL = new AtomicInteger();
+
+    @TestFactory
+    Stream<DynamicTest> cases() throws IOException {
+        Path root = SharedData.require("conformance");
+        CelChecker cel = CelCheckers.best();
+        List<DynamicTest> tests = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(root)) {
+            for (Path file : files.filter(p -> p.toString().endsWith(".yaml") && !p.toString().endsWith(".expect.yaml"))
+                    .sorted().toList()) {
+                String kind = file.getParent().getFileName().toString();
+                String name = file.getFileName().toString().replaceFirst("\\.yaml$", "");
+                String id = kind + "/" + name;
+                if (EXCLUDED.containsKey(id)) {
+                    continue;
+                }
+                tests.add(DynamicTest.dynamicTest(id, file.toUri(), () -> runCase(file, cel)));
+            }
+        }
+        assertFalse(tests.isEmpty(), "no conformance cases under " + root);
+        return tests.stream();
+    }
+
+    @AfterAll
+    static void summary() {
+        if (RUN.get() > 0) {
+            System.out.println("conformance: " + AGREED.get() + "/" + RUN.get() + " agree"
+                    + (EXCLUDED.isEmpty() ? "" : " (" + EXCLUDED.size() + " excluded: " + EXCLUDED.keySet() + ")")
+                    + (SKIPPED_NO_CEL.get() == 0 ? "" : ", " + SKIPPED_NO_CEL.get() + " skipped: they need CEL errors")
+                    + " [CEL checker: " + CelCheckers.best().getClass().getSimpleName() + "]");
+        }
+    }
+
+    private static void runCase(Path file, CelChecker cel) throws Exception {
+        RUN.incrementAndGet();
+        JsonNode object = Yaml.parse(file.toString(), Files.readString(file)).get(0).content();
+        Path expectFile = Path.of(file.toString().replaceFirst("\\.yaml$", ".expect.yaml"));
+        JsonNode expect = Yaml.parse(expectFile.toString(), Files.readString(expectFile)).get(0).content();
+
+        AdmissionKind kind = AdmissionKind.fromKind(object.path("kind").asText()).orElseThrow();
+        RenderedObject rendered = new RenderedObject(kind, object.path("apiVersion").asText(),
+                object.path("metadata").path("name").asText(""), (ObjectNode) object, "");
+        List<Finding> findings = ApiServerRules.check(rendered, TARGET, cel);
+
+        Map<String, Integer> actual = new TreeMap<>();
+        for (Finding f : findings) {
+            if (f.isError()) {
+                actual.merge(f.field() + " " + f.rule().replaceFirst("^api/", ""), 1, Integer::sum);
+            }
+        }
+        Map<String, Integer> expected = new TreeMap<>();
+        for (JsonNode error : expect.path("errors")) {
+            expected.merge(error.path("field").asText() + " " + error.path("type").asText(), 1, Integer::sum);
+        }
+        boolean reject = expect.path("verdict").asText().equals("reject");
+        if (cel instanceof FakeCelChecker && !expected.equals(actual) && needsCelErrors(expect)) {
+            SKIPPED_NO_CEL.incrementAndGet();
+            Assumptions.abort("needs the real KubernetesCelChecker (expects a CEL compile error)");
+        }
+        String detail = "findings: " + findings.stream().map(f -> f.rule() + " " + f.field() + ": " + f.message()).toList();
+        assertEquals(reject, !actual.isEmpty(), "verdict; " + detail);
+        assertEquals(expected, actual, detail);
+        AGREED.incrementAndGet();
+    }
+
+    private static boolean needsCelErrors(JsonNode expect) {
+        for (JsonNode error : expect.path("errors")) {
+            String field = error.path("field").asText();
+            if (error.path("type").asText().equals("Invalid") && field.toLowerCase(java.util.Locale.ROOT).endsWith("expression")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The real Kubernetes CEL checker once it is on the classpath; until then a fake that accepts everything. */
+    static final class CelCheckers {
+        private static CelChecker best;
+
+        static synchronized CelChecker best() {
+            if (best == null) {
+                best = load();
+            }
+            return best;
+        }
+
+        private static CelChecker load() {
+            try {
+                Class<?> type = Class.forName("dev.policyset.aps.core.validate.cel.KubernetesCelChecker");
+                return (CelChecker) type.getDeclaredConstructor().newInstance();
+            } catch (ReflectiveOperationException | LinkageError e) {
+                System.err.println("conformance: KubernetesCelChecker not available (" + e
+                        + "); using a fake that accepts every expression, so cases that need CEL errors disagree");
+                return new FakeCelChecker();
+            }
+        }
+    }
+}
