@@ -2,11 +2,27 @@ package dev.policyset.aps.core.validate.safety;
 
 import java.util.List;
 
-/** The safety rules, in ID order. */
+/** The safety rules, in ID order. APS403 (ownership) needs the cluster and is produced by the operator. */
 public final class SafetyRules {
+    private static final List<SafetyRule> ALL = List.of(
+            new Aps101ImplicitReinvocation(),
+            new Aps102NonIdempotentReinvocation(),
+            new Aps201FailClosedSystemNamespaces(),
+            new Aps202FailClosedOwnNamespace(),
+            new Aps203MutableLabelExemption(),
+            new Aps204MatchesEverything(),
+            new Aps205ControlPlaneResources(),
+            new Aps206UnmatchableCoreRule(),
+            new Aps301LongFailClosedTimeout(),
+            new Aps302LatencyBudget(),
+            new Aps401UnknownPolicy(),
+            new Aps402UnboundPolicy(),
+            new Aps404DuplicateObject(),
+            new Aps501MissingCaBundle());
+
     private SafetyRules() {}
 
     public static List<SafetyRule> all() {
-        return List.of(); // filled by the validator issue (#3)
+        return ALL;
     }
 }

@@ -1,0 +1,51 @@
+package dev.policyset.aps.core.validate.safety;
+
+import dev.policyset.aps.core.model.AdmissionKind;
+import dev.policyset.aps.core.render.RenderedObject;
+import dev.policyset.aps.core.validate.Finding;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * APS204: an object matches everything: a rule with {@code *} API groups, {@code *} (or {@code * /*}) resources
+ * and {@code *} operations (or at least CREATE and UPDATE: every write that makes or changes an object), or a
+ * webhook with no rules at all. A catch-all sits in the path of every write in the
+ * cluster, including those the control plane needs.
+ */
+public final class Aps204MatchesEverything implements SafetyRule {
+    @Override
+    public String id() {
+        return "APS204";
+    }
+
+    @Override
+    public List<Finding> check(SafetyContext context) {
+        List<Finding> out = new ArrayList<>();
+        for (WebhookRef w : WebhookRef.all(context)) {
+            List<MatchRule> rules = w.rules();
+            if (rules.isEmpty()) {
+                out.add(Finding.warning(id(), w.id(), w.field("rules"),
+                        w.label() + " has no rules: as written it intercepts nothing, and whatever fills in its rules "
+                                + "later (a controller at runtime) decides what it intercepts, unseen by this check. "
+                                + "List the resources and operations it is for"));
+                continue;
+            }
+            rules.stream().filter(MatchRule::matchesEverything).forEach(r -> out.add(Finding.warning(id(), w.id(), r.path(),
+                    w.label() + " matches every write to every resource of every API group (" + w.failureDescription()
+                            + "): it is in the path of every write in the cluster. List the groups, resources and "
+                            + "operations it needs")));
+        }
+        for (AdmissionKind kind : List.of(AdmissionKind.VALIDATING_ADMISSION_POLICY, AdmissionKind.MUTATING_ADMISSION_POLICY)) {
+            for (RenderedObject p : Subjects.ofKind(context, kind)) {
+                MatchRule.readAll(p.content().path("matchConstraints").get("resourceRules"), "spec.matchConstraints.resourceRules")
+                        .stream().filter(MatchRule::matchesEverything)
+                        .forEach(r -> out.add(Finding.warning(id(), p.id(), r.path(),
+                                "the policy matches every write to every resource of every API group: it is evaluated "
+                                        + "for every write in the cluster and, failing closed, can block the control plane. "
+                                        + "List the groups, resources and operations it needs")));
+            }
+        }
+        return out;
+    }
+}
