@@ -11,8 +11,10 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = ApsCommand.Version.class,
         description = "Render and validate AdmissionPolicySets and admission objects without a cluster.",
-        subcommands = {RenderCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {RenderCommand.class, ValidateCommand.class, BenchCommand.class, CommandLine.HelpCommand.class},
         footer = {"", "Examples:",
+                "  aps validate config/samples/",
+                "  aps validate --output sarif policies/ > aps.sarif",
                 "  aps render config/samples/ > generated.yaml",
                 "  aps render --kube-version 1.34 policies/baseline.yaml",
                 "",
@@ -38,7 +40,7 @@ public final class ApsCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "Missing a command: render (see aps --help)");
+        throw new CommandLine.ParameterException(spec.commandLine(), "Missing a command: render or validate (see aps --help)");
     }
 
     static final class Version implements CommandLine.IVersionProvider {

@@ -19,13 +19,21 @@ import java.util.stream.Stream;
  */
 final class InputFiles {
     /** What was read, and the problems of the files that could not be. */
-    record Loaded(List<Document> documents, List<String> problems, int files) {}
+    record Loaded(List<Document> documents, List<String> problems, int files, List<Problem> unreadable) {
+        Loaded(List<Document> documents, List<String> problems, int files) {
+            this(documents, problems, files, List.of());
+        }
+    }
+
+    /** A path that could not be read or parsed: which file, which line (1 when unknown), and why. */
+    record Problem(String file, int line, String message) {}
 
     private InputFiles() {}
 
     static Loaded load(List<Path> paths) {
         List<Document> documents = new ArrayList<>();
         List<String> problems = new ArrayList<>();
+        List<Problem> unreadable = new ArrayList<>();
         int files = 0;
         for (Path path : paths) {
             List<Path> found;
@@ -33,10 +41,12 @@ final class InputFiles {
                 found = expand(path);
             } catch (IOException e) {
                 problems.add(path + ": cannot be read: " + e.getMessage());
+                unreadable.add(new Problem(path.toString(), 1, "cannot be read: " + e.getMessage()));
                 continue;
             }
             if (found.isEmpty()) {
                 problems.add(path + ": no .yaml, .yml or .json files found");
+                unreadable.add(new Problem(path.toString(), 1, "no .yaml, .yml or .json files found"));
             }
             for (Path file : found) {
                 files++;
@@ -45,12 +55,16 @@ final class InputFiles {
                     documents.addAll(Yaml.parse(file.toString(), text));
                 } catch (DocumentParseException e) {
                     problems.add(e.getMessage());
+                    String reason = e.getMessage().substring(Math.min(e.getMessage().length(),
+                            (e.source() + ":" + e.line() + ": ").length()));
+                    unreadable.add(new Problem(e.source(), e.line(), "not valid YAML: " + reason));
                 } catch (IOException e) {
                     problems.add(file + ": cannot be read: " + e.getMessage());
+                    unreadable.add(new Problem(file.toString(), 1, "cannot be read: " + e.getMessage()));
                 }
             }
         }
-        return new Loaded(documents, problems, files);
+        return new Loaded(documents, problems, files, unreadable);
     }
 
     private static List<Path> expand(Path path) throws IOException {

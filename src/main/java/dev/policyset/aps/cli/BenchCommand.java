@@ -1,0 +1,140 @@
+package dev.policyset.aps.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.cel.common.CelOptions;
+import dev.cel.common.types.SimpleType;
+import dev.cel.compiler.CelCompiler;
+import dev.cel.compiler.CelCompilerFactory;
+import dev.cel.extensions.CelExtensions;
+import dev.cel.parser.CelStandardMacro;
+import dev.policyset.aps.core.model.KubeVersion;
+import dev.policyset.aps.core.validate.ValidationOptions;
+import dev.policyset.aps.core.validate.ValidationSubject;
+import dev.policyset.aps.core.validate.Validator;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code aps bench} (hidden): how much the validator costs over the bare CEL compiler on the same input.
+ *
+ * <p>In one process it times (a) validate: parsed documents → render → every rule, CEL included, and (b) bare
+ * cel-java compile + type-check of the same expressions in a plain environment (standard macros, optional syntax,
+ * strings and encoders extensions, every top-level variable {@code dyn}), after warm-up rounds, and prints both
+ * medians and their ratio. YAML parsing is done once, outside both timings.
+ *
+ * <p>Cold ratio: run each in a fresh JVM with no warm-up, e.g.
+ * {@code time java -jar target/aps.jar bench --mode validate --warmup 0 --iterations 1 DIR} against
+ * {@code time java -jar target/aps.jar bench --mode compile --warmup 0 --iterations 1 DIR}
+ * (or {@code time java -jar target/aps.jar validate DIR} for the whole CLI including parsing and printing).
+ */
+@Command(name = "bench", hidden = true, mixinStandardHelpOptions = true,
+        description = "Time validation against bare cel-java compile+check of the same expressions (warm).")
+final class BenchCommand implements Callable<Integer> {
+    enum Mode { both, validate, compile }
+
+    @Parameters(paramLabel = "PATH", arity = "1..*", description = "Files or directories, e.g. ../shared/corpus")
+    List<Path> paths;
+
+    @Option(names = "--iterations", defaultValue = "10", description = "Timed rounds (default: ${DEFAULT-VALUE}).")
+    int iterations;
+
+    @Option(names = "--warmup", defaultValue = "5", description = "Untimed rounds first (default: ${DEFAULT-VALUE}).")
+    int warmup;
+
+    @Option(names = "--mode", defaultValue = "both", description = "${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+    Mode mode;
+
+    @Option(names = "--kube-version", defaultValue = "1.36", paramLabel = "X.Y")
+    String kubeVersion;
+
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        KubeVersion version = KubeVersion.parse(kubeVersion);
+        InputFiles.Loaded loaded = InputFiles.load(paths);
+        List<ValidationSubject> subjects = ValidationRun.subjects(loaded.documents(), version).subjects();
+        List<String> expressions = new ArrayList<>();
+        subjects.forEach(s -> collectExpressions(s.object().manifest(), "", expressions));
+        out.printf("input: %d files, %d objects, %d CEL expressions; warm-up %d, timed %d rounds%n",
+                loaded.files(), subjects.size(), expressions.size(), warmup, iterations);
+
+        double validateMs = Double.NaN;
+        double compileMs = Double.NaN;
+        if (mode != Mode.compile) {
+            validateMs = median(time(() -> {
+                List<ValidationSubject> fresh = ValidationRun.subjects(loaded.documents(), version).subjects();
+                new Validator(ValidationOptions.offline(version), CelCheckers.forCli()).validate(fresh);
+            }));
+            out.printf("validate:     %9.2f ms/round  (%.0f objects/s)%n", validateMs, subjects.size() / validateMs * 1000);
+        }
+        if (mode != Mode.validate) {
+            compileMs = median(time(() -> {
+                CelCompiler compiler = bareCompiler();
+                for (String e : expressions) {
+                    compiler.compile(e).hasError();
+                }
+            }));
+            out.printf("bare compile: %9.2f ms/round  (%.0f expressions/s)%n", compileMs, expressions.size() / compileMs * 1000);
+        }
+        if (mode == Mode.both) {
+            out.printf("ratio validate / bare compile: %.2f%n", validateMs / compileMs);
+        }
+        out.flush();
+        return ExitCodes.OK;
+    }
+
+    private double[] time(Runnable round) {
+        for (int i = 0; i < warmup; i++) {
+            round.run();
+        }
+        double[] ms = new double[Math.max(1, iterations)];
+        for (int i = 0; i < ms.length; i++) {
+            long start = System.nanoTime();
+            round.run();
+            ms[i] = (System.nanoTime() - start) / 1e6;
+        }
+        return ms;
+    }
+
+    private static double median(double[] values) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        int n = sorted.length;
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    }
+
+    /** The environment the corpus INDEX describes for its own syntax/symbol check. */
+    static CelCompiler bareCompiler() {
+        var builder = CelCompilerFactory.standardCelCompilerBuilder()
+                .setOptions(CelOptions.current().enableOptionalSyntax(true).build())
+                .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
+                .addLibraries(CelExtensions.optional(), CelExtensions.strings(), CelExtensions.encoders());
+        for (String v : List.of("object", "oldObject", "request", "params", "namespaceObject", "authorizer", "variables")) {
+            builder.addVar(v, SimpleType.DYN);
+        }
+        return builder.build();
+    }
+
+    /** Every string under a key that holds CEL in admission objects. */
+    static void collectExpressions(JsonNode node, String key, List<String> out) {
+        if (node.isObject()) {
+            node.fields().forEachRemaining(e -> collectExpressions(e.getValue(), e.getKey(), out));
+        } else if (node.isArray()) {
+            node.forEach(n -> collectExpressions(n, key, out));
+        } else if (node.isTextual() && (key.equals("expression") || key.equals("messageExpression")
+                || key.equals("valueExpression"))) {
+            out.add(node.asText());
+        }
+    }
+}

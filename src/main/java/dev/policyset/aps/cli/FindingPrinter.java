@@ -1,0 +1,168 @@
+package dev.policyset.aps.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.policyset.aps.core.validate.Finding;
+import dev.policyset.aps.core.validate.RuleCatalog;
+import dev.policyset.aps.core.validate.Severity;
+
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/** The three output formats of {@code aps validate}: text (grouped per object), JSON (a contract), SARIF 2.1.0. */
+final class FindingPrinter {
+    enum Format { text, json, sarif }
+
+    static final String SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json";
+
+    private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+    private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private static final Comparator<LocatedFinding> ORDER = Comparator
+            .comparing((LocatedFinding f) -> f.file() == null ? "" : f.file())
+            .thenComparing(f -> f.line() == null ? 0 : f.line())
+            .thenComparing(LocatedFinding::finding, Finding.ORDER);
+
+    private FindingPrinter() {}
+
+    static void print(Format format, ValidationRun.Result result, PrintWriter out, boolean colour) {
+        List<LocatedFinding> findings = result.findings().stream().sorted(ORDER).toList();
+        switch (format) {
+            case text -> text(findings, result, out, colour);
+            case json -> out.println(write(json(findings, result)));
+            case sarif -> out.println(write(sarif(findings)));
+        }
+        out.flush();
+    }
+
+    // ---- text ---------------------------------------------------------------------------------------------
+
+    private static void text(List<LocatedFinding> findings, ValidationRun.Result result, PrintWriter out, boolean colour) {
+        Map<String, List<LocatedFinding>> byObject = new LinkedHashMap<>();
+        for (LocatedFinding f : findings) {
+            String where = (f.file() == null ? "" : f.file() + (f.line() == null ? "" : ":" + f.line()) + ": ")
+                    + (f.finding().object().isEmpty() ? "(input)" : f.finding().object());
+            byObject.computeIfAbsent(where, k -> new ArrayList<>()).add(f);
+        }
+        byObject.forEach((where, list) -> {
+            out.println(colour ? "\u001b[1m" + where + "\u001b[0m" : where);
+            for (LocatedFinding lf : list) {
+                Finding f = lf.finding();
+                String severity = String.format("%-7s", f.severity().label());
+                if (colour) {
+                    severity = switch (f.severity()) {
+                        case ERROR -> "\u001b[31m" + severity + "\u001b[0m";
+                        case WARNING -> "\u001b[33m" + severity + "\u001b[0m";
+                        case INFO -> "\u001b[36m" + severity + "\u001b[0m";
+                    };
+                }
+                out.println("  " + severity + " " + f.rule() + (f.field().isEmpty() ? "" : " " + f.field()) + ": " + f.message());
+            }
+        });
+        long errors = result.count(Severity.ERROR);
+        long warnings = result.count(Severity.WARNING);
+        out.println((byObject.isEmpty() ? "" : "\n") + result.files() + " file(s), " + result.objects() + " object(s): "
+                + errors + " error(s), " + warnings + " warning(s)");
+    }
+
+    // ---- JSON (contract, DESIGN §5) ---------------------------------------------------------------------------
+
+    static ObjectNode json(List<LocatedFinding> findings, ValidationRun.Result result) {
+        ObjectNode root = JSON.objectNode();
+        ArrayNode list = root.putArray("findings");
+        for (LocatedFinding lf : findings) {
+            Finding f = lf.finding();
+            ObjectNode n = list.addObject();
+            n.put("rule", f.rule());
+            n.put("severity", f.severity().label());
+            n.put("object", f.object());
+            n.put("field", f.field());
+            n.put("message", f.message());
+            n.put("file", lf.file());
+            if (lf.line() == null) {
+                n.putNull("line");
+            } else {
+                n.put("line", lf.line());
+            }
+        }
+        ObjectNode summary = root.putObject("summary");
+        summary.put("files", result.files());
+        summary.put("objects", result.objects());
+        summary.put("errors", result.count(Severity.ERROR));
+        summary.put("warnings", result.count(Severity.WARNING));
+        return root;
+    }
+
+    // ---- SARIF 2.1.0 -----------------------------------------------------------------------------------------
+
+    static ObjectNode sarif(List<LocatedFinding> findings) {
+        ObjectNode root = JSON.objectNode();
+        root.put("$schema", SARIF_SCHEMA);
+        root.put("version", "2.1.0");
+        ObjectNode run = root.putArray("runs").addObject();
+        ObjectNode driver = run.putObject("tool").putObject("driver");
+        driver.put("name", "aps");
+        String version = ApsCommand.class.getPackage().getImplementationVersion();
+        driver.put("version", version == null ? "dev" : version);
+        driver.put("informationUri", "https://admission.policyset.dev");
+        List<String> ids = new ArrayList<>(new TreeSet<>(findings.stream().map(f -> f.finding().rule()).toList()));
+        ArrayNode rules = driver.putArray("rules");
+        for (String id : ids) {
+            ObjectNode r = rules.addObject();
+            r.put("id", id);
+            r.putObject("shortDescription").put("text", RuleCatalog.summary(id));
+            r.put("helpUri", RuleCatalog.docs(id));
+        }
+        ArrayNode results = run.putArray("results");
+        for (LocatedFinding lf : findings) {
+            Finding f = lf.finding();
+            ObjectNode r = results.addObject();
+            r.put("ruleId", f.rule());
+            r.put("ruleIndex", ids.indexOf(f.rule()));
+            r.put("level", switch (f.severity()) {
+                case ERROR -> "error";
+                case WARNING -> "warning";
+                case INFO -> "note";
+            });
+            String prefix = f.object().isEmpty() ? "" : f.object() + (f.field().isEmpty() ? "" : " " + f.field()) + ": ";
+            r.putObject("message").put("text", prefix + f.message());
+            if (lf.file() != null) {
+                ObjectNode location = r.putArray("locations").addObject();
+                ObjectNode physical = location.putObject("physicalLocation");
+                physical.putObject("artifactLocation").put("uri", uri(lf.file()));
+                if (lf.line() != null) {
+                    physical.putObject("region").put("startLine", lf.line());
+                }
+                if (!f.object().isEmpty()) {
+                    location.putArray("logicalLocations").addObject()
+                            .put("fullyQualifiedName", f.object() + (f.field().isEmpty() ? "" : "." + f.field()))
+                            .put("kind", "object");
+                }
+            }
+        }
+        return root;
+    }
+
+    /** A relative URI (forward slashes), as code-scanning UIs expect for files in the repository. */
+    private static String uri(String file) {
+        String s = file.replace('\\', '/');
+        return s.startsWith("./") ? s.substring(2) : s;
+    }
+
+    private static String write(ObjectNode node) {
+        try {
+            return MAPPER.writeValueAsString(node);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

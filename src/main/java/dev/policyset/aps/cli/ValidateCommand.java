@@ -1,0 +1,73 @@
+package dev.policyset.aps.cli;
+
+import dev.policyset.aps.core.model.KubeVersion;
+import dev.policyset.aps.core.validate.Severity;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** {@code aps validate}: every finding for the given sets and admission objects, validated together. */
+@Command(name = "validate",
+        mixinStandardHelpOptions = true,
+        description = {"Validate AdmissionPolicySets and bare admission objects (ValidatingAdmissionPolicy, "
+                + "MutatingAdmissionPolicy, their bindings, Validating/MutatingWebhookConfiguration) without a cluster.",
+                "Everything given in one run is validated together: a binding in one file is paired with a policy in another.",
+                "Other kinds are skipped with an info finding."},
+        footer = {"", "Examples:",
+                "  aps validate config/samples/",
+                "  aps validate --output json policies/ > findings.json",
+                "  aps validate --output sarif --kube-version 1.34 policies/ > aps.sarif",
+                "",
+                "Exit codes: 0 no error findings, 1 at least one error finding, 2 usage error or a file that cannot be read or parsed."})
+final class ValidateCommand implements Callable<Integer> {
+    @Parameters(paramLabel = "PATH", arity = "1..*",
+            description = "Files or directories (searched recursively for .yaml, .yml, .json; multi-document files allowed).")
+    List<Path> paths;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", defaultValue = "text",
+            description = "Output format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+    FindingPrinter.Format output;
+
+    @Option(names = "--kube-version", paramLabel = "X.Y", defaultValue = "1.36",
+            description = "Target Kubernetes version for the API-server rules and CEL environment (default: ${DEFAULT-VALUE}).")
+    String kubeVersion;
+
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        KubeVersion version;
+        try {
+            version = KubeVersion.parse(kubeVersion);
+        } catch (IllegalArgumentException e) {
+            err.println("aps validate: --kube-version: " + e.getMessage());
+            return ExitCodes.USAGE_OR_INPUT;
+        }
+        if (version.compareTo(KubeVersion.OLDEST) < 0 || version.compareTo(KubeVersion.NEWEST) > 0) {
+            err.println("aps validate: --kube-version: " + version + " is not supported; use "
+                    + KubeVersion.OLDEST + " to " + KubeVersion.NEWEST);
+            return ExitCodes.USAGE_OR_INPUT;
+        }
+        ValidationRun.Result result = ValidationRun.run(paths, version, CelCheckers.forCli());
+        result.findings().stream().filter(f -> f.finding().rule().equals(ValidationRun.UNREADABLE))
+                .forEach(f -> err.println("aps validate: " + f.file() + ":" + f.line() + ": " + f.finding().message()));
+        FindingPrinter.print(output, result, out, output == FindingPrinter.Format.text && useColour());
+        if (result.inputProblems()) {
+            return ExitCodes.USAGE_OR_INPUT;
+        }
+        return result.count(Severity.ERROR) > 0 ? ExitCodes.FINDINGS : ExitCodes.OK;
+    }
+
+    /** Colour only on a terminal, and never when NO_COLOR is set (no-color.org). */
+    private static boolean useColour() {
+        return System.console() != null && System.getenv("NO_COLOR") == null;
+    }
+}

@@ -1,0 +1,128 @@
+package dev.policyset.aps.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.policyset.aps.core.model.AdmissionKind;
+import dev.policyset.aps.core.model.KubeVersion;
+import dev.policyset.aps.core.model.PolicySet;
+import dev.policyset.aps.core.model.PolicySetReader;
+import dev.policyset.aps.core.render.RenderOptions;
+import dev.policyset.aps.core.render.RenderedObject;
+import dev.policyset.aps.core.render.Renderer;
+import dev.policyset.aps.core.validate.Finding;
+import dev.policyset.aps.core.validate.ValidationOptions;
+import dev.policyset.aps.core.validate.ValidationSubject;
+import dev.policyset.aps.core.validate.Validator;
+import dev.policyset.aps.core.validate.cel.CelChecker;
+import dev.policyset.aps.core.yaml.Document;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One {@code aps validate} run, without printing: documents → subjects (sets rendered, admission objects taken
+ * as they are, anything else skipped with an info finding) → one validation over all of them together → findings
+ * located in the input files.
+ */
+final class ValidationRun {
+    static final String SKIPPED = "input/Skipped";
+    static final String UNREADABLE = "input/Unreadable";
+    static final String UNPROCESSABLE = "input/Unprocessable";
+
+    /** What one run found. {@code inputProblems}: some path could not be read or parsed (exit code 2). */
+    record Result(List<LocatedFinding> findings, int files, int objects, boolean inputProblems) {
+        long count(dev.policyset.aps.core.validate.Severity severity) {
+            return findings.stream().filter(f -> f.finding().severity() == severity).count();
+        }
+    }
+
+    /** The subjects of some documents and the findings made while reading them. */
+    record Subjects(List<ValidationSubject> subjects, List<LocatedFinding> findings, Map<String, Document> origins) {}
+
+    private ValidationRun() {}
+
+    static Result run(List<Path> paths, KubeVersion version, CelChecker cel) {
+        InputFiles.Loaded loaded = InputFiles.load(paths);
+        List<LocatedFinding> findings = new ArrayList<>();
+        for (InputFiles.Problem p : loaded.unreadable()) {
+            findings.add(new LocatedFinding(Finding.error(UNREADABLE, "", "", p.message()), p.file(), p.line()));
+        }
+        Subjects read = subjects(loaded.documents(), version);
+        findings.addAll(read.findings());
+        Validator validator = new Validator(ValidationOptions.offline(version), cel);
+        for (Finding f : validator.validate(read.subjects()).findings()) {
+            Document origin = read.origins().get(f.object());
+            findings.add(new LocatedFinding(f, origin == null ? null : origin.source(), origin == null ? null : origin.line()));
+        }
+        return new Result(List.copyOf(findings), loaded.files(), read.subjects().size(), !loaded.problems().isEmpty());
+    }
+
+    static Subjects subjects(List<Document> documents, KubeVersion version) {
+        RenderOptions renderOptions = RenderOptions.forKubeVersion(version);
+        List<ValidationSubject> subjects = new ArrayList<>();
+        List<LocatedFinding> findings = new ArrayList<>();
+        Map<String, Document> origins = new HashMap<>();
+        for (Document document : documents) {
+            try {
+                read(document, renderOptions, subjects, findings, origins);
+            } catch (RuntimeException e) {
+                // Nothing a user writes may crash the CLI; say which document could not be processed.
+                findings.add(new LocatedFinding(Finding.error(UNPROCESSABLE, describe(document), "",
+                        "this document could not be processed (" + e.getClass().getSimpleName() + ": " + e.getMessage()
+                                + "); check its structure against the kind's schema"), document.source(), document.line()));
+            }
+        }
+        return new Subjects(subjects, findings, origins);
+    }
+
+    private static void read(Document document, RenderOptions renderOptions, List<ValidationSubject> subjects,
+                             List<LocatedFinding> findings, Map<String, Document> origins) {
+        JsonNode content = document.content();
+        if (content.isTextual() && content.asText().isBlank()) {
+            return; // a trailing "---" reads as an empty document
+        }
+        String kind = document.kind();
+        if (content.isObject() && PolicySetReader.KIND.equals(kind)
+                && document.apiVersion().startsWith("admission.policyset.dev/")) {
+            PolicySetReader.Result result = PolicySetReader.read(content);
+            for (Finding f : result.findings()) {
+                findings.add(new LocatedFinding(f, document.source(), document.line()));
+            }
+            origins.putIfAbsent(PolicySetReader.KIND + "/" + document.name(), document);
+            if (result.set().isPresent()) {
+                PolicySet set = result.set().get();
+                for (RenderedObject object : Renderer.render(set, renderOptions)) {
+                    subjects.add(new ValidationSubject(object, set.name(), set.safety()));
+                    origins.putIfAbsent(object.id(), document);
+                }
+            }
+            return;
+        }
+        var admissionKind = AdmissionKind.fromKind(kind);
+        if (content.isObject() && admissionKind.isPresent()
+                && document.apiVersion().startsWith(AdmissionKind.GROUP + "/")) {
+            RenderedObject object = new RenderedObject(admissionKind.get(), document.apiVersion(), document.name(),
+                    (ObjectNode) content, "");
+            subjects.add(ValidationSubject.bare(object));
+            origins.putIfAbsent(object.id(), document);
+            return;
+        }
+        String what = !content.isObject() ? "is not a Kubernetes object (no apiVersion/kind mapping)"
+                : kind.isEmpty() ? "has no kind" : "is a " + kind + " (" + document.apiVersion() + ")";
+        findings.add(new LocatedFinding(Finding.info(SKIPPED, describe(document), "",
+                "skipped: this document " + what + "; aps validates AdmissionPolicySets and admissionregistration.k8s.io "
+                        + "policies, bindings and webhook configurations"), document.source(), document.line()));
+    }
+
+    private static String describe(Document document) {
+        if (!document.content().isObject()) {
+            return "";
+        }
+        String kind = document.kind();
+        String name = document.name();
+        return kind.isEmpty() && name.isEmpty() ? "" : kind + "/" + name;
+    }
+}
