@@ -1,10 +1,16 @@
 package dev.policyset.aps.core.validate.cel.lib;
 
+import com.google.common.collect.ImmutableCollection;
+import com.google.common.collect.ImmutableList;
 import dev.cel.common.CelAbstractSyntaxTree;
+import dev.cel.common.types.CelType;
+import dev.cel.common.types.CelTypeProvider;
 import dev.policyset.aps.core.model.KubeVersion;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -22,6 +28,8 @@ public final class KubernetesLibraries {
     private static final ListsLibrary LISTS_V1 = new ListsLibrary(1);
     private static final RegexLibrary REGEX = new RegexLibrary();
     private static final UrlLibrary URL = new UrlLibrary();
+    private static final IpLibrary IP = new IpLibrary();
+    private static final CidrLibrary CIDR = new CidrLibrary();
 
     private KubernetesLibraries() {
     }
@@ -33,6 +41,10 @@ public final class KubernetesLibraries {
         libs.add(v.atLeast(1, 37) ? LISTS_V1 : LISTS_V0);
         libs.add(REGEX);
         libs.add(URL);
+        if (v.atLeast(1, 30)) {
+            libs.add(IP);
+            libs.add(CIDR);
+        }
         return List.copyOf(libs);
     }
 
@@ -49,6 +61,34 @@ public final class KubernetesLibraries {
             ast = library.prepareProgram(ast);
         }
         return ast;
+    }
+
+    /**
+     * A type provider that resolves the libraries' type names ({@code net.IP}, {@code net.CIDR}, ...) so
+     * that {@code type(x) == net.IP} type-checks, and otherwise asks {@code fallback} (may be null).
+     */
+    public static CelTypeProvider typeProvider(List<KubeCelLibrary> libraries, CelTypeProvider fallback) {
+        Map<String, CelType> byName = new LinkedHashMap<>();
+        libraries.forEach(lib -> lib.types().forEach(t -> byName.put(t.name(), t)));
+        return new CelTypeProvider() {
+            @Override
+            public ImmutableCollection<CelType> types() {
+                ImmutableList.Builder<CelType> all = ImmutableList.<CelType>builder().addAll(byName.values());
+                if (fallback != null) {
+                    all.addAll(fallback.types());
+                }
+                return all.build();
+            }
+
+            @Override
+            public Optional<CelType> findType(String typeName) {
+                CelType t = byName.get(typeName);
+                if (t != null) {
+                    return Optional.of(t);
+                }
+                return fallback == null ? Optional.empty() : fallback.findType(typeName);
+            }
+        };
     }
 
     /** How to build the {@code authorizer} runtime values; empty until the authz library exists. */

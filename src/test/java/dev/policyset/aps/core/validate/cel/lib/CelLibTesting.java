@@ -44,6 +44,7 @@ final class CelLibTesting {
                 .addCompilerLibraries(this.libraries.toArray(new dev.cel.compiler.CelCompilerLibrary[0]))
                 .addRuntimeLibraries(this.libraries.toArray(new dev.cel.runtime.CelRuntimeLibrary[0]))
                 .addVarDeclarations(all)
+                .setTypeProvider(KubernetesLibraries.typeProvider(this.libraries, null))
                 .build();
     }
 
