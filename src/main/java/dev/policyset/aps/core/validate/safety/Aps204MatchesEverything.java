@@ -38,14 +38,32 @@ public final class Aps204MatchesEverything implements SafetyRule {
         }
         for (AdmissionKind kind : List.of(AdmissionKind.VALIDATING_ADMISSION_POLICY, AdmissionKind.MUTATING_ADMISSION_POLICY)) {
             for (RenderedObject p : Subjects.ofKind(context, kind)) {
+                if (everyBindingNarrows(context, p)) {
+                    continue;
+                }
                 MatchRule.readAll(p.content().path("matchConstraints").get("resourceRules"), "spec.matchConstraints.resourceRules")
                         .stream().filter(MatchRule::matchesEverything)
                         .forEach(r -> out.add(Finding.warning(id(), p.id(), r.path(),
                                 "the policy matches every write to every resource of every API group: it is evaluated "
                                         + "for every write in the cluster and, failing closed, can block the control plane. "
-                                        + "List the groups, resources and operations it needs")));
+                                        + "List the groups, resources and operations it needs (or narrow every "
+                                        + "binding with matchResources.resourceRules)")));
             }
         }
         return out;
+    }
+
+    /**
+     * A policy's bindings can only narrow what it matches. When the input has bindings for the policy and each
+     * of them lists its own resourceRules, no request reaches the policy through the catch-all. Without any
+     * binding in the input, the first binding made without resourceRules would.
+     */
+    private static boolean everyBindingNarrows(SafetyContext context, RenderedObject policy) {
+        List<RenderedObject> bindings = context.subjects().stream().map(s -> s.object())
+                .filter(b -> Subjects.policyKindOf(b.kind()).map(k -> k == policy.kind()).orElse(false))
+                .filter(b -> Subjects.text(b.content(), "policyName").orElse("").equals(policy.name()))
+                .toList();
+        return !bindings.isEmpty() && bindings.stream().allMatch(b ->
+                !MatchRule.readAll(b.content().path("matchResources").get("resourceRules"), "").isEmpty());
     }
 }

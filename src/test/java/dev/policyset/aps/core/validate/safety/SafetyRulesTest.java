@@ -292,6 +292,31 @@ class SafetyRulesTest {
         }
 
         @Test
+        void quietOnCatchAllPolicyWhenEveryBindingNarrows() {
+            String vap = """
+                    apiVersion: admissionregistration.k8s.io/v1
+                    kind: ValidatingAdmissionPolicy
+                    metadata: {name: p}
+                    spec:
+                      matchConstraints:
+                        resourceRules:
+                          - {apiGroups: ["*"], apiVersions: ["*"], operations: ["*"], resources: ["*"]}
+                      validations: [{expression: "true"}]
+                    ---
+                    apiVersion: admissionregistration.k8s.io/v1
+                    kind: ValidatingAdmissionPolicyBinding
+                    metadata: {name: b}
+                    spec:
+                      policyName: p
+                      validationActions: [Deny]
+                      matchResources:
+                        resourceRules:
+                          - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}
+                    """;
+            assertEquals(List.of(), run(rule, vap));
+        }
+
+        @Test
         void quietOnListedResources() {
             assertEquals(List.of(), run(rule, vwc("check", PODS)));
             String oneGroup = """

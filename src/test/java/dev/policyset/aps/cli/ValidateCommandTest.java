@@ -1,0 +1,224 @@
+package dev.policyset.aps.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+import static dev.policyset.aps.cli.RenderCommandTest.run;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ValidateCommandTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private static final String POLICY = """
+            apiVersion: admissionregistration.k8s.io/v1
+            kind: ValidatingAdmissionPolicy
+            metadata:
+              name: require-team
+            spec:
+              failurePolicy: Fail
+              matchConstraints:
+                resourceRules:
+                  - apiGroups: [apps]
+                    apiVersions: [v1]
+                    operations: [CREATE, UPDATE]
+                    resources: [deployments]
+              validations:
+                - expression: "has(object.metadata.labels)"
+            """;
+
+    private static final String BINDING = """
+            apiVersion: admissionregistration.k8s.io/v1
+            kind: ValidatingAdmissionPolicyBinding
+            metadata:
+              name: require-team-binding
+            spec:
+              policyName: require-team
+              validationActions: [Deny]
+            """;
+
+    private static JsonNode json(RenderCommandTest.Run run) throws IOException {
+        return JSON.readTree(run.out());
+    }
+
+    @Test
+    void unsafeSampleFailsAndTheOthersPass() throws IOException {
+        RenderCommandTest.Run unsafe = run("validate", "config/samples/unsafe-fail-closed-webhook.yaml");
+        assertEquals(ExitCodes.FINDINGS, unsafe.exit(), unsafe.out() + unsafe.err());
+        assertTrue(unsafe.out().contains("APS201"), unsafe.out());
+        try (var files = Files.list(Path.of("config/samples"))) {
+            for (Path sample : files.filter(p -> !p.getFileName().toString().startsWith("unsafe")).toList()) {
+                RenderCommandTest.Run ok = run("validate", sample.toString());
+                assertEquals(ExitCodes.OK, ok.exit(), sample + ":\n" + ok.out() + ok.err());
+            }
+        }
+    }
+
+    @Test
+    void jsonHasExactlyTheContractShape() throws IOException {
+        RenderCommandTest.Run r = run("validate", "--output", "json", "config/samples/unsafe-fail-closed-webhook.yaml");
+        JsonNode root = json(r);
+        assertEquals(Set.of("findings", "summary"), fieldNames(root));
+        assertEquals(Set.of("files", "objects", "errors", "warnings"), fieldNames(root.get("summary")));
+        assertEquals(1, root.get("summary").get("files").asInt());
+        assertEquals(1, root.get("summary").get("objects").asInt());
+        assertTrue(root.get("summary").get("errors").asInt() >= 1);
+        assertTrue(root.get("findings").size() >= 1);
+        for (JsonNode f : root.get("findings")) {
+            assertEquals(Set.of("rule", "severity", "object", "field", "message", "file", "line"), fieldNames(f));
+            assertTrue(Set.of("error", "warning", "info").contains(f.get("severity").asText()));
+        }
+        JsonNode aps201 = findRule(root, "APS201");
+        assertEquals("ValidatingWebhookConfiguration/catch-all-validator", aps201.get("object").asText());
+        assertEquals("webhooks[0].namespaceSelector", aps201.get("field").asText());
+        assertEquals("config/samples/unsafe-fail-closed-webhook.yaml", aps201.get("file").asText());
+        assertTrue(aps201.get("line").isInt());
+    }
+
+    @Test
+    void sarifParsesWithOneRulePerIdAndLocations() throws IOException {
+        RenderCommandTest.Run r = run("validate", "-o", "sarif", "config/samples/");
+        assertEquals(ExitCodes.FINDINGS, r.exit());
+        JsonNode root = json(r);
+        assertEquals("2.1.0", root.get("version").asText());
+        JsonNode run = root.get("runs").get(0);
+        List<String> ids = new ArrayList<>();
+        run.get("tool").get("driver").get("rules").forEach(rule -> ids.add(rule.get("id").asText()));
+        assertEquals(ids.stream().distinct().toList(), ids, "one rule per ID");
+        assertTrue(ids.contains("APS201"));
+        for (JsonNode result : run.get("results")) {
+            assertEquals(result.get("ruleId").asText(), ids.get(result.get("ruleIndex").asInt()));
+            assertTrue(Set.of("error", "warning", "note").contains(result.get("level").asText()));
+            JsonNode physical = result.get("locations").get(0).get("physicalLocation");
+            assertTrue(physical.get("artifactLocation").get("uri").asText().startsWith("config/samples/"));
+            assertTrue(physical.get("region").get("startLine").asInt() >= 1);
+        }
+    }
+
+    @Test
+    void bareBindingIsPairedWithAPolicyFromAnotherFile(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("policy.yaml"), POLICY);
+        Files.writeString(dir.resolve("binding.yaml"), BINDING);
+        RenderCommandTest.Run both = run("validate", "-o", "json", dir.toString());
+        assertEquals(ExitCodes.OK, both.exit(), both.out());
+        assertTrue(findRuleOrNull(json(both), "APS401") == null);
+        RenderCommandTest.Run alone = run("validate", "-o", "json", dir.resolve("binding.yaml").toString());
+        assertEquals(ExitCodes.FINDINGS, alone.exit());
+        assertEquals(dir.resolve("binding.yaml").toString(), findRule(json(alone), "APS401").get("file").asText());
+    }
+
+    @Test
+    void multiDocumentFilesAndOtherKindsAreSkippedWithInfo(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("all.yaml"), POLICY + "---\n" + BINDING
+                + "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n---\n");
+        RenderCommandTest.Run r = run("validate", "-o", "json", dir.resolve("all.yaml").toString());
+        assertEquals(ExitCodes.OK, r.exit(), r.out());
+        JsonNode root = json(r);
+        assertEquals(2, root.get("summary").get("objects").asInt());
+        JsonNode skipped = findRule(root, "input/Skipped");
+        assertEquals("info", skipped.get("severity").asText());
+        assertEquals("ConfigMap/x", skipped.get("object").asText());
+        assertTrue(skipped.get("line").asInt() > 10, "line of the ConfigMap document");
+    }
+
+    @Test
+    void unparseableFileIsReportedWithLineAndOthersStillValidated(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("a-broken.yaml"), "apiVersion: v1\nkind: [unclosed\nmetadata: {name: x}\n");
+        Files.writeString(dir.resolve("b-unsafe.yaml"), Files.readString(Path.of("config/samples/unsafe-fail-closed-webhook.yaml")));
+        RenderCommandTest.Run r = run("validate", "-o", "json", dir.toString());
+        assertEquals(ExitCodes.USAGE_OR_INPUT, r.exit());
+        assertTrue(r.err().contains("a-broken.yaml:"), r.err());
+        JsonNode root = json(r);
+        JsonNode unreadable = findRule(root, "input/Unreadable");
+        assertTrue(unreadable.get("file").asText().endsWith("a-broken.yaml"));
+        assertTrue(unreadable.get("line").asInt() >= 2, unreadable.toString());
+        assertTrue(findRuleOrNull(root, "APS201") != null, "the other file is still validated");
+    }
+
+    @Test
+    void wrongTypesAndHostileDocumentsNeverCrash(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("types.yaml"), """
+                apiVersion: admissionregistration.k8s.io/v1
+                kind: ValidatingWebhookConfiguration
+                metadata: {name: 5}
+                webhooks: {not: a-list}
+                ---
+                apiVersion: admissionregistration.k8s.io/v1
+                kind: MutatingWebhookConfiguration
+                metadata: [x]
+                webhooks: [1, "two", {rules: 3, namespaceSelector: "x", timeoutSeconds: 1e99}]
+                ---
+                apiVersion: admission.policyset.dev/v1alpha1
+                kind: AdmissionPolicySet
+                metadata: {name: s}
+                spec: {validatingWebhooks: 7, safety: {exemptions: "all"}}
+                ---
+                - just
+                - a list
+                ---
+                plain scalar
+                """);
+        StringBuilder deep = new StringBuilder("apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata: {name: deep}\nspec: ");
+        deep.append("[".repeat(5000)).append("]".repeat(5000)).append('\n');
+        Files.writeString(dir.resolve("deep.yaml"), deep);
+        StringBuilder wide = new StringBuilder();
+        for (int i = 0; i < 2000; i++) {
+            wide.append(BINDING.replace("require-team-binding", "b" + i)).append("---\n");
+        }
+        Files.writeString(dir.resolve("wide.yaml"), wide);
+        for (String format : List.of("text", "json", "sarif")) {
+            RenderCommandTest.Run r = run("validate", "-o", format, dir.toString());
+            assertTrue(r.exit() == ExitCodes.FINDINGS || r.exit() == ExitCodes.USAGE_OR_INPUT, r.err());
+            assertFalse(r.err().contains("internal error"), r.err());
+            assertFalse(r.err().contains("Exception"), r.err());
+        }
+    }
+
+    @Test
+    void usageErrorsExitTwo() {
+        assertEquals(ExitCodes.USAGE_OR_INPUT, run("validate").exit());
+        assertEquals(ExitCodes.USAGE_OR_INPUT, run("validate", "--output", "xml", "config/samples").exit());
+        assertEquals(ExitCodes.USAGE_OR_INPUT, run("validate", "--kube-version", "one", "config/samples").exit());
+        assertEquals(ExitCodes.USAGE_OR_INPUT, run("validate", "does/not/exist.yaml").exit());
+    }
+
+    @Test
+    void textOutputGroupsFindingsPerObjectWithoutColourWhenNotATerminal() {
+        RenderCommandTest.Run r = run("validate", "config/samples/unsafe-fail-closed-webhook.yaml");
+        assertFalse(r.out().contains("\u001b["), "no ANSI colour when stdout is not a terminal");
+        assertTrue(r.out().contains("config/samples/unsafe-fail-closed-webhook.yaml:5: ValidatingWebhookConfiguration/catch-all-validator\n"), r.out());
+        assertTrue(r.out().contains("  error   APS201 webhooks[0].namespaceSelector: "), r.out());
+        assertTrue(r.out().strip().endsWith("error(s), 3 warning(s)"), r.out());
+    }
+
+    private static Set<String> fieldNames(JsonNode node) {
+        Set<String> names = new java.util.HashSet<>();
+        node.fieldNames().forEachRemaining(names::add);
+        return names;
+    }
+
+    private static JsonNode findRule(JsonNode root, String rule) {
+        JsonNode f = findRuleOrNull(root, rule);
+        assertTrue(f != null, () -> "no " + rule + " finding in " + root);
+        return f;
+    }
+
+    private static JsonNode findRuleOrNull(JsonNode root, String rule) {
+        for (JsonNode f : root.get("findings")) {
+            if (f.get("rule").asText().equals(rule)) {
+                return f;
+            }
+        }
+        return null;
+    }
+}
