@@ -28,6 +28,7 @@ public final class KubernetesLibraries {
     private static final ListsLibrary LISTS_V1 = new ListsLibrary(1);
     private static final RegexLibrary REGEX = new RegexLibrary();
     private static final UrlLibrary URL = new UrlLibrary();
+    private static final QuantityLibrary QUANTITY = new QuantityLibrary();
     private static final IpLibrary IP = new IpLibrary();
     private static final CidrLibrary CIDR = new CidrLibrary();
 
@@ -41,6 +42,9 @@ public final class KubernetesLibraries {
         libs.add(v.atLeast(1, 37) ? LISTS_V1 : LISTS_V0);
         libs.add(REGEX);
         libs.add(URL);
+        if (v.atLeast(1, 28)) {
+            libs.add(QUANTITY);
+        }
         if (v.atLeast(1, 30)) {
             libs.add(IP);
             libs.add(CIDR);
