@@ -95,28 +95,45 @@ final class ObjectMetaValidation {
     /** {@code ValidateOwnerReferences}: the paths carry no index, as upstream's do. */
     private static void validateOwnerReferences(ObjectNode metadata, Errors errors) {
         FieldPath path = METADATA.child("ownerReferences");
-        int controllers = 0;
+        String firstController = null;
         for (ObjectNode ref : Json.objects(metadata, "ownerReferences")) {
-            if (Json.text(ref, "apiVersion").isEmpty()) {
-                errors.invalid(path.child("apiVersion"), "", "version must not be empty");
+            String apiVersion = Json.text(ref, "apiVersion");
+            String kind = Json.text(ref, "kind");
+            String version = versionOf(apiVersion);
+            if (version.isEmpty()) {
+                errors.invalid(path.child("apiVersion"), apiVersion, "version must not be empty");
             }
-            if (Json.text(ref, "kind").isEmpty()) {
-                errors.invalid(path.child("kind"), "", "kind must not be empty");
+            if (kind.isEmpty()) {
+                errors.invalid(path.child("kind"), kind, "must not be empty");
             }
             if (Json.text(ref, "name").isEmpty()) {
-                errors.invalid(path.child("name"), "", "name must not be empty");
+                errors.invalid(path.child("name"), "", "must not be empty");
             }
             if (Json.text(ref, "uid").isEmpty()) {
-                errors.invalid(path.child("uid"), "", "uid must not be empty");
+                errors.invalid(path.child("uid"), "", "must not be empty");
+            }
+            if (apiVersion.equals("v1") && kind.equals("Event")) {
+                errors.invalid(path, apiVersion + ", Kind=" + kind, "/v1, Kind=Event is disallowed from being an owner");
             }
             if (ref.path("controller").asBoolean(false)) {
-                controllers++;
+                String current = kind + "/" + Json.text(ref, "name");
+                if (firstController != null) {
+                    errors.invalid(path, "ownerReferences", "Only one reference can have Controller set to true. Found "
+                            + "\"true\" in references for " + firstController + " and " + current);
+                } else {
+                    firstController = current;
+                }
             }
         }
-        if (controllers > 1) {
-            errors.invalid(path, controllers + " controllers",
-                    "Only one reference can have Controller set to true; keep controller: true on one owner only");
+    }
+
+    /** {@code schema.ParseGroupVersion}'s version part; empty when it does not parse. */
+    private static String versionOf(String apiVersion) {
+        long slashes = apiVersion.chars().filter(c -> c == '/').count();
+        if (slashes == 0) {
+            return apiVersion;
         }
+        return slashes == 1 ? apiVersion.substring(apiVersion.indexOf('/') + 1) : "";
     }
 
     /** {@code ValidateFinalizers}: qualified names; orphan and foregroundDeletion exclude each other. */
