@@ -1,0 +1,62 @@
+package dev.policyset.aps.operator;
+
+import dev.policyset.aps.api.v1alpha1.AdmissionPolicySet;
+import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.javaoperatorsdk.operator.Operator;
+import io.quarkus.runtime.Quarkus;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Singleton;
+import org.jboss.logging.Logger;
+
+/**
+ * Starts the operator once the cluster answers (QOSDK's own start is off: {@code quarkus.operator-sdk.start-operator=false}).
+ * No reachable API server, or no AdmissionPolicySet CRD, is one clear line and exit code 1, not a stack
+ * trace from an informer.
+ */
+@Singleton
+public class OperatorStartup {
+    private static final Logger LOG = Logger.getLogger(OperatorStartup.class);
+
+    void onStart(@Observes StartupEvent event, KubernetesClient client, ClusterDiscovery discovery, Instance<Operator> operator) {
+        String server = client.getConfiguration().getMasterUrl();
+        try {
+            client.getKubernetesVersion();
+        } catch (RuntimeException e) {
+            fail("cannot reach the Kubernetes API server at " + server + " (" + rootMessage(e) + "). "
+                    + "Point KUBECONFIG at a cluster (or run in-cluster) and start again.");
+            return;
+        }
+        try {
+            client.resources(AdmissionPolicySet.class).list(new ListOptionsBuilder().withLimit(1L).build());
+        } catch (KubernetesClientException e) {
+            if (e.getCode() == 404) {
+                fail("the AdmissionPolicySet CRD is not installed on " + server
+                        + ": kubectl apply -f crds/ (or install the bundle), then start again.");
+            } else {
+                fail("cannot list AdmissionPolicySets on " + server + " (HTTP " + e.getCode() + ": " + rootMessage(e)
+                        + "); check the operator's RBAC.");
+            }
+            return;
+        }
+        discovery.snapshot();
+        LOG.infof("Starting the Admission Policy Operator against %s", server);
+        operator.get().start();
+    }
+
+    private static void fail(String message) {
+        LOG.error("Admission Policy Operator not started: " + message);
+        Quarkus.asyncExit(1);
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        return t.getClass().getSimpleName() + ": " + t.getMessage();
+    }
+}
