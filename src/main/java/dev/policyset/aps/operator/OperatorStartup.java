@@ -20,6 +20,7 @@ import org.jboss.logging.Logger;
 @Singleton
 public class OperatorStartup {
     private static final Logger LOG = Logger.getLogger(OperatorStartup.class);
+    private volatile boolean started;
 
     void onStart(@Observes StartupEvent event, KubernetesClient client, ClusterDiscovery discovery, Instance<Operator> operator) {
         String server = client.getConfiguration().getMasterUrl();
@@ -45,6 +46,14 @@ public class OperatorStartup {
         discovery.snapshot();
         LOG.infof("Starting the Admission Policy Operator against %s", server);
         operator.get().start();
+        started = true;
+    }
+
+    /** QOSDK stops only an operator it started itself. */
+    void onStop(@Observes io.quarkus.runtime.ShutdownEvent event, Instance<Operator> operator) {
+        if (started) {
+            operator.get().stop();
+        }
     }
 
     private static void fail(String message) {

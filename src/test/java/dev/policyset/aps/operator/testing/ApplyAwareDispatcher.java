@@ -1,0 +1,236 @@
+package dev.policyset.aps.operator.testing;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.fabric8.mockwebserver.dsl.HttpMethod;
+import io.fabric8.mockwebserver.http.Buffer;
+import io.fabric8.mockwebserver.http.Dispatcher;
+import io.fabric8.mockwebserver.http.Headers;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+
+/**
+ * The test extension of the fabric8 CRUD mock server (DEPENDENCIES.md: the mock implements neither
+ * server-side apply nor {@code dryRun}). It wraps the server's own dispatcher and:
+ *
+ * <ul>
+ *   <li>applies JSON merge patches per RFC 7386 (the CRUD mock appends to lists and stores {@code null}
+ *       instead of removing a key), as a GET, a merge and a PUT with the read resourceVersion;
+ *   <li>accepts an apply patch ({@code application/apply-patch+yaml}) as a JSON merge patch on an existing
+ *       object, or as a create when the object does not exist. This approximates SSA: it does not model
+ *       field ownership (managedFields, conflicts, removing fields a manager stopped applying);
+ *   <li>honours {@code dryRun=All} on every write: it answers with the would-be object and stores nothing;
+ *   <li>runs an optional {@link #admission} hook on every write, dry run or not, the way the API server's
+ *       admission chain and validation run for both (a test uses it to reject an object);
+ *   <li>can fail the next writes with an HTTP status (retry tests), and
+ *   <li>logs every request, so tests count the writes a reconcile issues.
+ * </ul>
+ * Requests that need none of this go to the wrapped dispatcher unchanged (expectations first, then CRUD).
+ */
+public final class ApplyAwareDispatcher extends Dispatcher {
+    public static final String APPLY_PATCH = "application/apply-patch+yaml";
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final YAMLMapper YAML = new YAMLMapper();
+
+    /** One logged request. */
+    public record Request(String method, String path, String query, String contentType) {
+        public boolean isWrite() {
+            return !method.equals("GET") && !method.equals("HEAD") && !method.equals("OPTIONS");
+        }
+
+        public boolean isDryRun() {
+            return query.contains("dryRun=All");
+        }
+
+        @Override
+        public String toString() {
+            return method + " " + path + (query.isEmpty() ? "" : "?" + query);
+        }
+    }
+
+    private final Dispatcher delegate;
+    private final List<Request> log = new ArrayList<>();
+    private volatile Function<Request, Optional<MockResponse>> admission = r -> Optional.empty();
+    private final AtomicInteger failuresLeft = new AtomicInteger();
+    private volatile int failureCode = 500;
+
+    public ApplyAwareDispatcher(Dispatcher delegate) {
+        this.delegate = delegate;
+    }
+
+    /** Runs on every write (dry run or not); a response rejects it. */
+    public void admission(Function<Request, Optional<MockResponse>> admission) {
+        this.admission = admission == null ? r -> Optional.empty() : admission;
+    }
+
+    /** The next {@code count} writes fail with {@code code} (e.g. 500, 409), before anything is stored. */
+    public void failNextWrites(int count, int code) {
+        failureCode = code;
+        failuresLeft.set(count);
+    }
+
+    public synchronized List<Request> requests() {
+        return List.copyOf(log);
+    }
+
+    public synchronized int mark() {
+        return log.size();
+    }
+
+    public synchronized List<Request> since(int mark) {
+        return List.copyOf(log.subList(mark, log.size()));
+    }
+
+    public static MockResponse status(int code, String reason, String message) {
+        ObjectNode status = JSON.createObjectNode();
+        status.put("apiVersion", "v1").put("kind", "Status").put("status", "Failure")
+                .put("code", code).put("reason", reason).put("message", message);
+        return new MockResponse().setResponseCode(code).setHeader("Content-Type", "application/json").setBody(status.toString());
+    }
+
+    @Override
+    public MockResponse dispatch(RecordedRequest request) {
+        String full = request.getPath();
+        int q = full.indexOf('?');
+        String path = q < 0 ? full : full.substring(0, q);
+        String query = q < 0 ? "" : full.substring(q + 1);
+        String contentType = Optional.ofNullable(request.getHeader("Content-Type")).orElse("");
+        Request r = new Request(request.getMethod(), path, query, contentType);
+        synchronized (this) {
+            log.add(r);
+        }
+        if (!r.isWrite() || isWatch(query)) {
+            return delegate.dispatch(request);
+        }
+        if (failuresLeft.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            return status(failureCode, failureCode == 409 ? "Conflict" : "InternalError", "injected failure");
+        }
+        Optional<MockResponse> rejected = admission.apply(r);
+        if (rejected.isPresent()) {
+            return rejected.get();
+        }
+        try {
+            if (r.method().equals("PATCH") && contentType.startsWith(APPLY_PATCH)) {
+                return apply(request, r);
+            }
+            if (r.method().equals("PATCH") && contentType.startsWith("application/merge-patch+json") && !r.isDryRun()) {
+                Optional<JsonNode> existing = get(r.path());
+                if (existing.isPresent()) {
+                    return mergeAndPut(request, r, existing.get(), JSON.readTree(request.getBody().readUtf8()));
+                }
+            }
+            if (r.isDryRun()) {
+                return dryRun(request, r);
+            }
+        } catch (Exception e) {
+            return status(500, "InternalError", "test dispatcher: " + e);
+        }
+        return delegate.dispatch(request);
+    }
+
+    private MockResponse apply(RecordedRequest request, Request r) throws Exception {
+        JsonNode body = YAML.readTree(request.getBody().readUtf8());
+        String bodyJson = JSON.writeValueAsString(body);
+        Optional<JsonNode> existing = get(r.path());
+        if (r.isDryRun()) {
+            if (existing.isPresent()) {
+                return ok(200, mergePatch(existing.get().deepCopy(), body));
+            }
+            ObjectNode created = (ObjectNode) body.deepCopy();
+            ((ObjectNode) created.with("metadata")).put("uid", UUID.randomUUID().toString());
+            return ok(201, created);
+        }
+        if (existing.isPresent()) {
+            return mergeAndPut(request, r, existing.get(), body);
+        }
+        String collection = r.path().substring(0, r.path().lastIndexOf('/'));
+        return delegate.dispatch(forward(request, HttpMethod.POST, collection, "application/json", bodyJson));
+    }
+
+    private MockResponse mergeAndPut(RecordedRequest request, Request r, JsonNode existing, JsonNode patch) throws Exception {
+        ObjectNode merged = (ObjectNode) mergePatch(existing.deepCopy(), patch);
+        // An apply or merge patch carries no resourceVersion of its own: keep the one read, as the server does.
+        ((ObjectNode) merged.with("metadata")).set("resourceVersion", existing.path("metadata").path("resourceVersion"));
+        return delegate.dispatch(forward(request, HttpMethod.PUT, r.path(), "application/json", JSON.writeValueAsString(merged)));
+    }
+
+    private MockResponse dryRun(RecordedRequest request, Request r) throws Exception {
+        Optional<JsonNode> existing = get(r.path());
+        String text = request.getBody() == null ? "" : request.getBody().readUtf8();
+        JsonNode body = text.isBlank() ? JSON.createObjectNode() : JSON.readTree(text);
+        return switch (r.method()) {
+            case "POST" -> ok(201, body);
+            case "PUT" -> ok(200, body);
+            case "PATCH" -> existing.map(e -> ok(200, r.contentType().contains("merge-patch") ? mergePatch(e.deepCopy(), body) : e))
+                    .orElseGet(() -> status(404, "NotFound", r.path() + " not found"));
+            case "DELETE" -> existing.map(e -> ok(200, e)).orElseGet(() -> status(404, "NotFound", r.path() + " not found"));
+            default -> delegate.dispatch(request);
+        };
+    }
+
+    private Optional<JsonNode> get(String path) throws Exception {
+        MockResponse response = delegate.dispatch(forward(null, HttpMethod.GET, path, null, null));
+        if (response.code() != 200 || response.getBody() == null) {
+            return Optional.empty();
+        }
+        return Optional.of(JSON.readTree(response.getBody().readUtf8()));
+    }
+
+    private static RecordedRequest forward(RecordedRequest original, HttpMethod method, String path, String contentType, String body) {
+        Headers.Builder headers = Headers.builder();
+        if (original != null) {
+            headers.setHeaders(original.getHeaders());
+        }
+        if (contentType != null) {
+            headers.removeAll("Content-Type").removeAll("content-type").add("Content-Type", contentType);
+        }
+        Buffer buffer = new Buffer();
+        if (body != null) {
+            buffer.writeString(body, StandardCharsets.UTF_8);
+        }
+        return new RecordedRequest("HTTP/1.1", method, path, headers.build(), buffer);
+    }
+
+    /** RFC 7386 JSON merge patch. */
+    static JsonNode mergePatch(JsonNode target, JsonNode patch) {
+        if (!patch.isObject()) {
+            return patch;
+        }
+        ObjectNode result = target != null && target.isObject() ? (ObjectNode) target : JSON.createObjectNode();
+        Iterator<Map.Entry<String, JsonNode>> fields = patch.fields();
+        while (fields.hasNext()) {
+            Map.Entry<String, JsonNode> f = fields.next();
+            if (f.getValue().isNull()) {
+                result.remove(f.getKey());
+            } else {
+                result.set(f.getKey(), mergePatch(result.get(f.getKey()), f.getValue()));
+            }
+        }
+        return result;
+    }
+
+    private static MockResponse ok(int code, JsonNode body) {
+        return new MockResponse().setResponseCode(code).setHeader("Content-Type", "application/json").setBody(body.toString());
+    }
+
+    private static boolean isWatch(String query) {
+        return query.contains("watch=true");
+    }
+
+    @Override
+    public void shutdown() {
+        delegate.shutdown();
+    }
+}
