@@ -30,6 +30,7 @@ public final class KubernetesLibraries {
     private static final UrlLibrary URL = new UrlLibrary();
     private static final QuantityLibrary QUANTITY = new QuantityLibrary();
     private static final IpLibrary IP = new IpLibrary();
+    private static final SemverLibrary SEMVER = new SemverLibrary();
     private static final CidrLibrary CIDR = new CidrLibrary();
 
     private KubernetesLibraries() {
@@ -48,6 +49,9 @@ public final class KubernetesLibraries {
         if (v.atLeast(1, 30)) {
             libs.add(IP);
             libs.add(CIDR);
+        }
+        if (v.atLeast(1, 33)) {
+            libs.add(SEMVER);
         }
         return List.copyOf(libs);
     }
