@@ -95,9 +95,19 @@ record MatchRule(String path, List<String> groups, List<String> versions, List<S
         };
     }
 
-    /** True when the rule can match a namespaced object of a group served by the API server itself. */
+    /**
+     * True when the rule can match a request "in" a namespace for a group served by the API server itself: a
+     * namespaced object there, or the Namespace object itself (a namespaceSelector is evaluated against the
+     * namespace being written, so a rule on {@code namespaces} reaches kube-system's own Namespace object).
+     */
     boolean canMatchNamespacedBuiltin() {
-        if (operations.isEmpty() || scope.equals("Cluster")) {
+        if (operations.isEmpty()) {
+            return false;
+        }
+        if (!scope.equals("Namespaced") && matchesGroup("") && matchesResource("namespaces")) {
+            return true;
+        }
+        if (scope.equals("Cluster")) {
             return false;
         }
         boolean builtinGroup = groups.stream().anyMatch(g -> g.equals("*") || KubeResources.isBuiltinGroup(g));

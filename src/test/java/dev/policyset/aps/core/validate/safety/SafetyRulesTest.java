@@ -133,6 +133,18 @@ class SafetyRulesTest {
         }
 
         @Test
+        void firesForRulesOnNamespacesThemselves() {
+            String namespaces = """
+                    rules:
+                      - {apiGroups: [""], apiVersions: ["*"], operations: [CREATE, UPDATE], resources: [namespaces]}
+                    namespaceSelector:
+                      matchExpressions:
+                        - {key: kubernetes.io/metadata.name, operator: NotIn, values: [hooks]}
+                    """;
+            only(run(rule, vwc("check", namespaces)));
+        }
+
+        @Test
         void quietWhenExcludedByNameOptInOrFailOpen() {
             assertEquals(List.of(), run(rule, vwc("check", PODS + EXCLUDE_SYSTEM)));
             assertEquals(List.of(), run(rule, vwc("check", PODS + "failurePolicy: Ignore\n")));
@@ -166,7 +178,7 @@ class SafetyRulesTest {
             assertEquals(List.of(), run(rule, vwc("check", nodes)));
             String clusterScope = """
                     rules:
-                      - apiGroups: ["*"]
+                      - apiGroups: [rbac.authorization.k8s.io]
                         apiVersions: ["*"]
                         operations: [CREATE]
                         resources: ["*"]
