@@ -30,6 +30,7 @@ public final class KubernetesLibraries {
     private static final UrlLibrary URL = new UrlLibrary();
     private static final QuantityLibrary QUANTITY = new QuantityLibrary();
     private static final IpLibrary IP = new IpLibrary();
+    private static final FormatLibrary FORMAT = new FormatLibrary();
     private static final SemverLibrary SEMVER = new SemverLibrary();
     private static final CidrLibrary CIDR = new CidrLibrary();
 
@@ -49,6 +50,9 @@ public final class KubernetesLibraries {
         if (v.atLeast(1, 30)) {
             libs.add(IP);
             libs.add(CIDR);
+        }
+        if (v.atLeast(1, 31)) {
+            libs.add(FORMAT);
         }
         if (v.atLeast(1, 33)) {
             libs.add(SEMVER);
