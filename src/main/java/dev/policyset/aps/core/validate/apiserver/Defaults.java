@@ -17,6 +17,9 @@ final class Defaults {
     static ObjectNode apply(AdmissionKind kind, String apiVersion, ObjectNode manifest) {
         ObjectNode object = manifest.deepCopy();
         boolean alpha = apiVersion.endsWith("/v1alpha1");
+        if (kind.hasSpec() && Json.object(object, "spec") == null) {
+            object.putObject("spec"); // a value struct in Go: defaulted even when the document has none
+        }
         switch (kind) {
             case VALIDATING_ADMISSION_POLICY, MUTATING_ADMISSION_POLICY -> {
                 ObjectNode spec = Json.object(object, "spec");

@@ -25,6 +25,14 @@ class ApiServerRulesTest {
     }
 
     @Test
+    void aMissingSpecIsAnEmptySpecWithDefaults() {
+        assertEquals(List.of("spec.auditAnnotations Required", "spec.matchConstraints Required", "spec.validations Required"),
+                Api.errors(Api.vap("")));
+        assertEquals(List.of("spec.policyName Required", "spec.validationActions Required"),
+                Api.errors(Api.binding("ValidatingAdmissionPolicyBinding", "spec: null\n")));
+    }
+
+    @Test
     void findingsMirrorTheApiServer() {
         List<Finding> findings = Api.findings(Api.vap(Api.VAP_SPEC + "  failurePolicy: Retry\n"),
                 KubeVersion.NEWEST, new FakeCelChecker());
