@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.model.annotation.Plural;
 import io.fabric8.kubernetes.model.annotation.ShortNames;
 import io.fabric8.kubernetes.model.annotation.Singular;
 import io.fabric8.kubernetes.model.annotation.Version;
+import io.quarkiverse.operatorsdk.annotations.CSVMetadata;
 
 /**
  * A set of admission policies, their bindings and webhook configurations, applied all or nothing.
@@ -19,6 +20,8 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Plural("admissionpolicysets")
 @Singular("admissionpolicyset")
 @ShortNames("aps")
+@CSVMetadata(displayName = "Admission Policy Set",
+        description = "Admission policies, their bindings and webhook configurations, validated and applied all or nothing.")
 public class AdmissionPolicySet extends CustomResource<AdmissionPolicySetSpec, AdmissionPolicySetStatus> {
     public static final String GROUP = "admission.policyset.dev";
     public static final String VERSION = "v1alpha1";
