@@ -1,0 +1,240 @@
+package dev.policyset.aps.core.validate.cel;
+
+import dev.cel.common.values.NullValue;
+import dev.cel.runtime.CelEvaluationException;
+import dev.cel.runtime.CelEvaluationListener;
+import dev.cel.runtime.CelRuntime;
+import dev.policyset.aps.core.validate.cel.lib.AuthorizerValues;
+import dev.policyset.aps.core.validate.cel.lib.CelAuthorizer;
+import dev.policyset.aps.core.validate.cel.lib.KubernetesLibraries;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.AbstractMap;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * Compiles and evaluates one expression with admission values, the way the API server does when a
+ * request arrives; for {@code aps test} and the cel-eval suite.
+ *
+ * <p><b>Cost.</b> The API server stops an evaluation whose runtime cost exceeds
+ * {@code celconfig.PerCallLimit} (1,000,000). cel-java has no cost tracking; this bounds the number of
+ * evaluated expression nodes by the same number (an approximation: cel-go charges more for some calls,
+ * e.g. by string length, so an expression close to the limit may pass here and fail on a server), and
+ * every comprehension by {@link #MAX_COMPREHENSION_ITERATIONS} iterations.
+ */
+public final class CelEvaluator {
+    /** {@code k8s.io/apiserver/pkg/apis/cel/config.go: PerCallLimit}. */
+    public static final long PER_CALL_LIMIT = 1_000_000L;
+    /** A backstop for a single comprehension, below the per-call limit. */
+    static final int MAX_COMPREHENSION_ITERATIONS = 1_000_000;
+
+    private CelEvaluator() {
+    }
+
+    /**
+     * The runtime values. Absent ones ({@code null}) evaluate as CEL {@code null}. JSON values may come
+     * straight from Jackson or SnakeYAML: numbers are normalised to {@code Long}/{@code Double}.
+     *
+     * @param request    the AdmissionRequest fields as a JSON-like map
+     * @param authorizer answers {@code authorizer} checks; {@code null} denies everything
+     * @param variables  variable name to expression, evaluated lazily in this environment (VAP/MAP
+     *                   {@code spec.variables}); {@code null} when there are none
+     */
+    public record Activation(Object object, Object oldObject, Object params, Map<String, Object> request,
+                             Object namespaceObject, CelAuthorizer authorizer, Map<String, String> variables) {
+        public static Activation empty() {
+            return new Activation(null, null, null, null, null, null, null);
+        }
+    }
+
+    /** The outcome: exactly one of value, evaluation error, or compile error. */
+    public record Result(Object value, String error, String compileError) {
+        public boolean ok() {
+            return error == null && compileError == null;
+        }
+
+        static Result value(Object v) {
+            return new Result(v, null, null);
+        }
+    }
+
+    /** Compiles {@code expression} in {@code env} and evaluates it. */
+    public static Result evaluate(KubernetesCelEnvironment env, String expression, Activation activation) {
+        KubernetesCelEnvironment.Compiled compiled = env.compile(expression);
+        if (!compiled.ok()) {
+            return new Result(null, null, compiled.error());
+        }
+        return evaluate(env, compiled, activation);
+    }
+
+    /** Evaluates an already compiled expression. */
+    public static Result evaluate(KubernetesCelEnvironment env, KubernetesCelEnvironment.Compiled compiled,
+                                  Activation activation) {
+        Map<String, Object> vars = bindings(env, activation);
+        try {
+            CelRuntime.Program program = env.runtime().createProgram(compiled.ast());
+            long[] steps = {0};
+            CelEvaluationListener budget = (expr, value) -> {
+                if (++steps[0] > PER_CALL_LIMIT) {
+                    throw new CostLimitExceeded();
+                }
+            };
+            Object value = program.trace(vars, budget);
+            return Result.value(fromCel(value));
+        } catch (CostLimitExceeded e) {
+            return new Result(null, "operation cancelled: actual cost limit exceeded", null);
+        } catch (CelEvaluationException e) {
+            if (hasCause(e, CostLimitExceeded.class)) {
+                return new Result(null, "operation cancelled: actual cost limit exceeded", null);
+            }
+            return new Result(null, CelErrors.evaluation(e, compiled.expression()), null);
+        } catch (RuntimeException e) {
+            if (hasCause(e, CostLimitExceeded.class)) {
+                return new Result(null, "operation cancelled: actual cost limit exceeded", null);
+            }
+            return new Result(null, CelErrors.evaluation(e, compiled.expression()), null);
+        }
+    }
+
+    private static boolean hasCause(Throwable e, Class<? extends Throwable> type) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (type.isInstance(t)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static final class CostLimitExceeded extends RuntimeException {
+        CostLimitExceeded() {
+            super("operation cancelled: actual cost limit exceeded", null, false, false);
+        }
+    }
+
+    private static Map<String, Object> bindings(KubernetesCelEnvironment env, Activation a) {
+        Map<String, Object> vars = new HashMap<>();
+        vars.put("object", toCel(a.object()));
+        vars.put("oldObject", toCel(a.oldObject()));
+        vars.put("namespaceObject", toCel(a.namespaceObject()));
+        Map<String, Object> request = a.request() == null ? Map.of() : a.request();
+        vars.put("request", toCel(request));
+        KubernetesCelEnvironment.Declarations d = env.declarations();
+        if (d.params()) {
+            vars.put("params", toCel(a.params()));
+        }
+        if (d.authorizer()) {
+            CelAuthorizer authorizer = a.authorizer() == null ? CelAuthorizer.DENY_ALL : a.authorizer();
+            Optional<AuthorizerValues> values = KubernetesLibraries.authorizerValues();
+            if (values.isPresent()) {
+                String user = string(path(request, "userInfo", "username"));
+                Object resource = request.get("resource");
+                vars.put("authorizer", values.get().authorizer(authorizer, user));
+                vars.put("authorizer.requestResource", values.get().requestResource(authorizer, user,
+                        string(path(resource, "group")), string(path(resource, "resource")),
+                        string(request.get("subResource")), string(request.get("namespace")),
+                        string(request.get("name"))));
+            }
+        }
+        if (d.variables() != null) {
+            vars.put("variables", lazyVariables(env, a));
+        }
+        return vars;
+    }
+
+    /**
+     * {@code variables} as the API server has it: each one evaluated on first use, at most once; a
+     * failing variable fails only the expressions that use it.
+     */
+    private static Map<String, Object> lazyVariables(KubernetesCelEnvironment env, Activation a) {
+        Map<String, String> expressions = a.variables() == null ? Map.of() : a.variables();
+        Map<String, Object> cache = new HashMap<>();
+        Function<String, Object> eval = name -> cache.computeIfAbsent(name, n -> {
+            Result r = evaluate(env, expressions.get(n), new Activation(a.object(), a.oldObject(), a.params(),
+                    a.request(), a.namespaceObject(), a.authorizer(), a.variables()));
+            if (!r.ok()) {
+                throw new IllegalStateException("variable " + n + ": "
+                        + (r.error() != null ? r.error() : r.compileError()));
+            }
+            return toCel(r.value());
+        });
+        return new AbstractMap<>() {
+            @Override
+            public Object get(Object key) {
+                return key instanceof String s && expressions.containsKey(s) ? eval.apply(s) : null;
+            }
+
+            @Override
+            public boolean containsKey(Object key) {
+                return expressions.containsKey(key);
+            }
+
+            @Override
+            public Set<Entry<String, Object>> entrySet() {
+                Map<String, Object> all = new LinkedHashMap<>();
+                expressions.keySet().forEach(k -> all.put(k, eval.apply(k)));
+                return all.entrySet();
+            }
+        };
+    }
+
+    private static Object path(Object root, String... keys) {
+        Object cur = root;
+        for (String k : keys) {
+            if (!(cur instanceof Map<?, ?> m)) {
+                return null;
+            }
+            cur = m.get(k);
+        }
+        return cur;
+    }
+
+    private static String string(Object o) {
+        return o instanceof String s ? s : "";
+    }
+
+    /** A JSON-like Java value as cel-java wants it: Long/Double numbers, NullValue for null. */
+    public static Object toCel(Object v) {
+        if (v == null) {
+            return NullValue.NULL_VALUE;
+        }
+        if (v instanceof Integer || v instanceof Short || v instanceof Byte) {
+            return ((Number) v).longValue();
+        }
+        if (v instanceof BigInteger b) {
+            return b.bitLength() < 64 ? (Object) b.longValue() : (Object) b.doubleValue();
+        }
+        if (v instanceof Float f) {
+            return f.doubleValue();
+        }
+        if (v instanceof BigDecimal b) {
+            return b.doubleValue();
+        }
+        if (v instanceof Map<?, ?> m) {
+            Map<Object, Object> out = new LinkedHashMap<>();
+            m.forEach((k, val) -> out.put(toCel(k), toCel(val)));
+            return out;
+        }
+        if (v instanceof List<?> l) {
+            List<Object> out = new ArrayList<>(l.size());
+            l.forEach(x -> out.add(toCel(x)));
+            return out;
+        }
+        return v;
+    }
+
+    /** A CEL result as a plain Java value: null for CEL null, the rest unchanged. */
+    static Object fromCel(Object v) {
+        if (v instanceof NullValue) {
+            return null;
+        }
+        return v;
+    }
+}

@@ -1,0 +1,387 @@
+package dev.policyset.aps.core.validate.cel;
+
+import com.google.common.collect.ImmutableCollection;
+import com.google.common.collect.ImmutableList;
+import dev.cel.common.CelAbstractSyntaxTree;
+import dev.cel.common.CelOptions;
+import dev.cel.common.CelValidationException;
+import dev.cel.common.CelValidationResult;
+import dev.cel.common.ast.CelExpr;
+import dev.cel.common.navigation.CelNavigableAst;
+import dev.cel.common.navigation.CelNavigableExpr;
+import dev.cel.common.types.CelType;
+import dev.cel.common.types.CelTypeProvider;
+import dev.cel.common.types.SimpleType;
+import dev.cel.common.types.StructType;
+import dev.cel.compiler.CelCompiler;
+import dev.cel.compiler.CelCompilerBuilder;
+import dev.cel.compiler.CelCompilerFactory;
+import dev.cel.extensions.CelExtensions;
+import dev.cel.extensions.CelStringExtensions;
+import dev.cel.parser.CelStandardMacro;
+import dev.cel.runtime.CelEvaluationException;
+import dev.cel.runtime.CelRuntime;
+import dev.cel.runtime.CelRuntimeBuilder;
+import dev.cel.runtime.CelRuntimeFactory;
+import dev.cel.validator.CelAstValidator;
+import dev.cel.validator.CelValidator;
+import dev.cel.validator.CelValidatorBuilder;
+import dev.cel.validator.CelValidatorFactory;
+import dev.cel.validator.validators.HomogeneousLiteralValidator;
+import dev.policyset.aps.core.model.KubeVersion;
+import dev.policyset.aps.core.validate.cel.lib.CelAuthorizer;
+import dev.policyset.aps.core.validate.cel.lib.KubeCelLibrary;
+import dev.policyset.aps.core.validate.cel.lib.KubernetesLibraries;
+import dev.policyset.aps.core.validate.cel.lib.ProgramInstantiationException;
+
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The Kubernetes CEL environment on cel-java: what kube-apiserver builds for admission expressions
+ * ({@code k8s.io/apiserver/pkg/cel/environment/base.go: baseOpts} plus
+ * {@code admission/plugin/cel/compile.go: createEnvForOpts}) at one CEL compatibility version.
+ *
+ * <p>Per version (the {@code IntroducedVersion} of base.go; the compatibility version is the server
+ * minor − 1):
+ * <ul>
+ *   <li>always: standard macros, homogeneous aggregate literals (literals passed to {@code format} are
+ *       exempt), UTC default time zone, strings extension v0, the Kubernetes URL/regex/lists libraries;</li>
+ *   <li>1.28: cross-type numeric comparisons, optional types and syntax;</li>
+ *   <li>1.29: literal validators (duration, timestamp, {@code matches} regex); strings v2 ({@code format},
+ *       {@code strings.quote}, {@code join}); sets;</li>
+ *   <li>1.32: two-variable comprehensions; 1.34: the cel-go lists extension ({@code lists.range},
+ *       {@code sort}, ...);</li>
+ *   <li>the Kubernetes libraries from {@link KubernetesLibraries#forVersion}.</li>
+ * </ul>
+ * Never: cel-go math, bindings ({@code cel.bind}), encoders, protos, strings v3 ({@code reverse}).
+ *
+ * <p>Compiling also does what cel-go does when the program is built: a type conversion whose argument
+ * is a literal ({@code int('abc')}) is evaluated and its error reported as
+ * {@code program instantiation failed: ...}.
+ */
+public final class KubernetesCelEnvironment {
+    /** cel-go's parser limits, which Kubernetes keeps. */
+    static final int MAX_EXPRESSION_CODE_POINTS = 100_000;
+    static final int MAX_RECURSION_DEPTH = 250;
+
+    /** Type conversions cel-go folds when the program is built. */
+    private static final Set<String> CONVERSIONS =
+            Set.of("int", "uint", "double", "string", "bytes", "bool", "duration", "timestamp");
+
+    /**
+     * What is declared besides {@code object}, {@code oldObject}, {@code request} and
+     * {@code namespaceObject} (always).
+     *
+     * @param params     {@code params} ({@code dyn}): the policy has a paramKind
+     * @param authorizer {@code authorizer} and {@code authorizer.requestResource}
+     * @param mutation   MAP mutations: {@code Object}, {@code JSONPatch}, {@code jsonpatch.escapeKey}
+     * @param variables  {@code variables.<name>} with their types, in declaration order; {@code null}
+     *                   when {@code variables} is not declared at all
+     */
+    public record Declarations(boolean params, boolean authorizer, boolean mutation, Map<String, CelType> variables) {
+        public Declarations {
+            variables = variables == null ? null : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(variables));
+        }
+
+        /** The cel-eval default: a validation of a policy with paramKind, no variables. */
+        public static Declarations validation() {
+            return new Declarations(true, true, false, null);
+        }
+
+        /** A MAP mutation of a policy with paramKind and no variables. */
+        public static Declarations mutationExpression() {
+            return new Declarations(true, true, true, Map.of());
+        }
+
+        public Declarations withVariables(Map<String, CelType> vars) {
+            return new Declarations(params, authorizer, mutation, vars);
+        }
+    }
+
+    /** A compiled expression: the checked AST, or the error the API server reports. */
+    public record Compiled(String expression, CelAbstractSyntaxTree ast, String error) {
+        public boolean ok() {
+            return error == null;
+        }
+
+        /** The checked result type; only when {@link #ok()}. */
+        public CelType resultType() {
+            return ast.getResultType();
+        }
+    }
+
+    private static final Map<Key, KubernetesCelEnvironment> CACHE = new ConcurrentHashMap<>();
+
+    private record Key(KubeVersion version, boolean params, boolean authorizer, boolean mutation, String variables,
+                       Set<String> objectFields) {
+    }
+
+    private final KubeVersion version;
+    private final Declarations declarations;
+    private final CelCompiler compiler;
+    private final CelRuntime runtime;
+    private final CelValidator validator;
+    private final List<KubeCelLibrary> libraries;
+
+    private final Set<String> objectFields;
+
+    private KubernetesCelEnvironment(KubeVersion version, Declarations declarations, Set<String> objectFields) {
+        this.version = version;
+        this.declarations = declarations;
+        this.objectFields = objectFields;
+        List<KubeCelLibrary> libraries = KubernetesLibraries.forVersion(version);
+        CelOptions options = options(version);
+
+        CelTypeProvider types = typeProvider(declarations, objectFields, libraries);
+        CelCompilerBuilder cb = CelCompilerFactory.standardCelCompilerBuilder()
+                .setOptions(options)
+                .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
+                .setTypeProvider(types)
+                .addLibraries(CelExtensions.strings(stringFunctions(version)))
+                .addLibraries(libraries);
+        CelRuntimeBuilder rb = CelRuntimeFactory.plannerRuntimeBuilder()
+                // the planner refuses to switch these off; the checker's options gate them instead
+                .setOptions(options.toBuilder().enableHeterogeneousNumericComparisons(true).build())
+                .setTypeProvider(types)
+                .setStandardFunctions(GoCompatibleFunctions.standardFunctions())
+                .addLibraries(CelExtensions.strings(stringFunctions(version)))
+                .addLibraries(libraries);
+        rb.addFunctionBindings(GoCompatibleFunctions.bindings());
+        if (atLeast(1, 28)) {
+            cb.addLibraries(CelExtensions.optional());
+            rb.addLibraries(CelExtensions.optional());
+        }
+        if (atLeast(1, 29)) {
+            cb.addLibraries(StringFormatLibrary.INSTANCE, CelExtensions.sets(options));
+            rb.addLibraries(StringFormatLibrary.INSTANCE, CelExtensions.sets(options));
+        }
+        if (atLeast(1, 32)) {
+            cb.addLibraries(CelExtensions.comprehensions());
+            rb.addLibraries(CelExtensions.comprehensions());
+        }
+        if (atLeast(1, 34)) {
+            cb.addLibraries(CelExtensions.lists(2));
+            rb.addLibraries(CelExtensions.lists(2));
+        }
+        if (declarations.mutation()) {
+            cb.addLibraries(MutationLibrary.INSTANCE);
+            rb.addLibraries(MutationLibrary.INSTANCE);
+            rb.setValueProvider((typeName, fields) -> Optional.of(new LinkedHashMap<>(fields)));
+        } else {
+            // Struct construction of the request/namespace types is not allowed upstream either; a value
+            // provider is still needed by the planner for any struct literal that type-checks.
+            rb.setValueProvider((typeName, fields) -> Optional.empty());
+        }
+
+        cb.addVar("object", SimpleType.DYN);
+        cb.addVar("oldObject", SimpleType.DYN);
+        cb.addVar("request", KubeCelTypes.ADMISSION_REQUEST);
+        cb.addVar("namespaceObject", KubeCelTypes.NAMESPACE);
+        if (declarations.params()) {
+            cb.addVar("params", SimpleType.DYN);
+        }
+        if (declarations.authorizer()) {
+            cb.addVar("authorizer", CelAuthorizer.AUTHORIZER_TYPE);
+            cb.addVar("authorizer.requestResource", CelAuthorizer.RESOURCE_CHECK_TYPE);
+        }
+        if (declarations.variables() != null) {
+            cb.addVar("variables", variablesType(declarations.variables()));
+        }
+        this.compiler = cb.build();
+        this.runtime = rb.build();
+
+        CelValidatorBuilder vb = CelValidatorFactory.standardCelValidatorBuilder(compiler, runtime)
+                .addAstValidators(HomogeneousLiteralValidator.newInstance("format", "lists.@sortByAssociatedKeys"));
+        if (atLeast(1, 29)) {
+            vb.addAstValidators(LiteralValidator.INSTANCE, StringFormatLibrary.VALIDATOR);
+        }
+        this.validator = vb.build();
+        this.libraries = libraries;
+    }
+
+    /** The environment for a compatibility version and a set of declarations (cached). */
+    public static KubernetesCelEnvironment create(KubeVersion celCompatibilityVersion, Declarations declarations) {
+        return create(celCompatibilityVersion, declarations, Set.of());
+    }
+
+    private static KubernetesCelEnvironment create(KubeVersion celCompatibilityVersion, Declarations declarations,
+                                                   Set<String> objectFields) {
+        String vars = declarations.variables() == null ? null : declarations.variables().entrySet().stream()
+                .map(e -> e.getKey() + ":" + KubeCelTypes.format(e.getValue())).reduce("", (a, b) -> a + "," + b);
+        Key key = new Key(celCompatibilityVersion, declarations.params(), declarations.authorizer(),
+                declarations.mutation(), vars, Set.copyOf(objectFields));
+        return CACHE.computeIfAbsent(key,
+                k -> new KubernetesCelEnvironment(celCompatibilityVersion, declarations, k.objectFields()));
+    }
+
+    public KubeVersion version() {
+        return version;
+    }
+
+    public Declarations declarations() {
+        return declarations;
+    }
+
+    CelRuntime runtime() {
+        return runtime;
+    }
+
+    private boolean atLeast(int major, int minor) {
+        return version.atLeast(major, minor);
+    }
+
+    static CelOptions options(KubeVersion version) {
+        return CelOptions.current()
+                .enableOptionalSyntax(version.atLeast(1, 28))
+                .enableHeterogeneousNumericComparisons(version.atLeast(1, 28))
+                .maxExpressionCodePointSize(MAX_EXPRESSION_CODE_POINTS)
+                .maxParseRecursionDepth(MAX_RECURSION_DEPTH)
+                .comprehensionMaxIterations(CelEvaluator.MAX_COMPREHENSION_ITERATIONS)
+                .build();
+    }
+
+    private static Set<CelStringExtensions.Function> stringFunctions(KubeVersion version) {
+        Set<CelStringExtensions.Function> functions = EnumSet.of(
+                CelStringExtensions.Function.CHAR_AT, CelStringExtensions.Function.INDEX_OF,
+                CelStringExtensions.Function.LAST_INDEX_OF, CelStringExtensions.Function.LOWER_ASCII,
+                CelStringExtensions.Function.REPLACE, CelStringExtensions.Function.SPLIT,
+                CelStringExtensions.Function.SUBSTRING, CelStringExtensions.Function.TRIM,
+                CelStringExtensions.Function.UPPER_ASCII);
+        if (version.atLeast(1, 29)) {
+            functions.add(CelStringExtensions.Function.QUOTE);
+            functions.add(CelStringExtensions.Function.JOIN);
+        }
+        return functions;
+    }
+
+    private static CelTypeProvider typeProvider(Declarations declarations, Set<String> objectFields,
+                                                List<KubeCelLibrary> libraries) {
+        List<CelType> structs = new ArrayList<>(KubeCelTypes.ADMISSION_TYPES);
+        if (declarations.variables() != null) {
+            structs.add(variablesType(declarations.variables()));
+        }
+        libraries.forEach(l -> structs.addAll(l.types()));
+        CelTypeProvider base = new CelTypeProvider() {
+            @Override
+            public ImmutableCollection<CelType> types() {
+                return ImmutableList.copyOf(structs);
+            }
+
+            @Override
+            public Optional<CelType> findType(String name) {
+                if (name.equals("google.protobuf.Duration")) {
+                    return Optional.of(SimpleType.DURATION);
+                }
+                if (name.equals("google.protobuf.Timestamp")) {
+                    return Optional.of(SimpleType.TIMESTAMP);
+                }
+                return structs.stream().filter(s -> s.name().equals(name)).findFirst();
+            }
+        };
+        return declarations.mutation() ? MutationLibrary.typeProvider(base, objectFields) : base;
+    }
+
+    private static StructType variablesType(Map<String, CelType> variables) {
+        Map<String, CelType> fields = new LinkedHashMap<>();
+        variables.forEach((name, type) -> fields.put(name, KubeCelTypes.variableFieldType(type)));
+        return KubeCelTypes.struct(KubeCelTypes.VARIABLES_TYPE_NAME, fields);
+    }
+
+    /**
+     * Parses, type-checks and validates like {@code CompileCELExpression}, then makes the program-creation
+     * checks. The error text is the API server's: {@code compilation failed: ERROR: <input>:L:C: ...} or
+     * {@code program instantiation failed: ...}.
+     */
+    public Compiled compile(String expression) {
+        if (declarations.mutation()) {
+            Set<String> fields = fieldNames(expression);
+            if (!objectFields.containsAll(fields)) {
+                Set<String> all = new java.util.TreeSet<>(objectFields);
+                all.addAll(fields);
+                return create(version, declarations, all).compile(expression);
+            }
+        }
+        CelValidationResult result = compiler.compile(expression);
+        if (result.hasError()) {
+            return new Compiled(expression, null, "compilation failed: " + CelErrors.compileIssues(result.getErrorString()));
+        }
+        CelAbstractSyntaxTree ast;
+        try {
+            ast = result.getAst();
+        } catch (CelValidationException e) {
+            return new Compiled(expression, null, "compilation failed: " + CelErrors.compileIssues(e.getMessage()));
+        }
+        CelValidationResult validated = validator.validate(ast);
+        if (validated.hasError()) {
+            return new Compiled(expression, null, "compilation failed: " + CelErrors.compileIssues(validated.getErrorString()));
+        }
+        Optional<String> programError = programErrors(ast, expression);
+        if (programError.isPresent()) {
+            return new Compiled(expression, null, "program instantiation failed: " + programError.get());
+        }
+        try {
+            ast = KubernetesLibraries.prepareProgram(libraries, ast);
+        } catch (ProgramInstantiationException e) {
+            return new Compiled(expression, null, "program instantiation failed: " + e.getMessage());
+        }
+        return new Compiled(expression, ast, null);
+    }
+
+    /** The field names an expression uses in struct literals and selections (for the Object types). */
+    private Set<String> fieldNames(String expression) {
+        CelValidationResult parsed = compiler.parse(expression);
+        if (parsed.hasError()) {
+            return Set.of();
+        }
+        try {
+            Set<String> names = new java.util.TreeSet<>();
+            CelNavigableAst.fromAst(parsed.getAst()).getRoot().allNodes().map(CelNavigableExpr::expr).forEach(e -> {
+                if (e.getKind() == CelExpr.ExprKind.Kind.STRUCT) {
+                    e.struct().entries().forEach(entry -> names.add(entry.fieldKey()));
+                } else if (e.getKind() == CelExpr.ExprKind.Kind.SELECT) {
+                    names.add(e.select().field());
+                }
+            });
+            return names;
+        } catch (CelValidationException e) {
+            return Set.of();
+        }
+    }
+
+    /** cel-go's {@code decOptimize}: literal type conversions are evaluated when the program is built. */
+    private Optional<String> programErrors(CelAbstractSyntaxTree ast, String expression) {
+        return CelNavigableAst.fromAst(ast).getRoot().allNodes()
+                .map(CelNavigableExpr::expr)
+                .filter(KubernetesCelEnvironment::isLiteralConversion)
+                .map(e -> foldError(ast, e, expression))
+                .flatMap(Optional::stream)
+                .findFirst();
+    }
+
+    private static boolean isLiteralConversion(CelExpr e) {
+        if (e.getKind() != CelExpr.ExprKind.Kind.CALL) {
+            return false;
+        }
+        var call = e.call();
+        return call.target().isEmpty() && CONVERSIONS.contains(call.function()) && call.args().size() == 1
+                && call.args().get(0).getKind() == CelExpr.ExprKind.Kind.CONSTANT;
+    }
+
+    private Optional<String> foldError(CelAbstractSyntaxTree ast, CelExpr conversion, String expression) {
+        CelAbstractSyntaxTree sub = CelAbstractSyntaxTree.newCheckedAst(conversion, ast.getSource(),
+                ast.getReferenceMap(), ast.getTypeMap());
+        try {
+            runtime.createProgram(sub).eval(Map.of());
+            return Optional.empty();
+        } catch (CelEvaluationException | RuntimeException e) {
+            return Optional.of(CelErrors.evaluation(e, expression));
+        }
+    }
+}
