@@ -28,6 +28,8 @@ public final class KubernetesLibraries {
     private static final ListsLibrary LISTS_V1 = new ListsLibrary(1);
     private static final RegexLibrary REGEX = new RegexLibrary();
     private static final UrlLibrary URL = new UrlLibrary();
+    private static final AuthzLibrary AUTHZ = new AuthzLibrary(false);
+    private static final AuthzLibrary AUTHZ_WITH_SELECTORS = new AuthzLibrary(true);
     private static final QuantityLibrary QUANTITY = new QuantityLibrary();
     private static final IpLibrary IP = new IpLibrary();
     private static final FormatLibrary FORMAT = new FormatLibrary();
@@ -44,6 +46,9 @@ public final class KubernetesLibraries {
         libs.add(v.atLeast(1, 37) ? LISTS_V1 : LISTS_V0);
         libs.add(REGEX);
         libs.add(URL);
+        if (v.atLeast(1, 27)) {
+            libs.add(v.atLeast(1, 31) ? AUTHZ_WITH_SELECTORS : AUTHZ);
+        }
         if (v.atLeast(1, 28)) {
             libs.add(QUANTITY);
         }
@@ -103,8 +108,8 @@ public final class KubernetesLibraries {
         };
     }
 
-    /** How to build the {@code authorizer} runtime values; empty until the authz library exists. */
+    /** How to build the {@code authorizer} runtime values (the authz library's value classes). */
     public static Optional<AuthorizerValues> authorizerValues() {
-        return Optional.empty();
+        return Optional.of(AuthzLibrary.VALUES);
     }
 }
