@@ -36,9 +36,15 @@ public final class Aps204MatchesEverything implements SafetyRule {
                             + "): it is in the path of every write in the cluster. List the groups, resources and "
                             + "operations it needs")));
         }
+        java.util.Map<String, List<RenderedObject>> bindings = new java.util.HashMap<>();
+        for (var s : context.subjects()) {
+            RenderedObject b = s.object();
+            Subjects.policyKindOf(b.kind()).ifPresent(k -> Subjects.text(b.content(), "policyName").ifPresent(n ->
+                    bindings.computeIfAbsent(k.kind() + "/" + n, x -> new ArrayList<>()).add(b)));
+        }
         for (AdmissionKind kind : List.of(AdmissionKind.VALIDATING_ADMISSION_POLICY, AdmissionKind.MUTATING_ADMISSION_POLICY)) {
             for (RenderedObject p : Subjects.ofKind(context, kind)) {
-                if (everyBindingNarrows(context, p)) {
+                if (everyBindingNarrows(bindings.getOrDefault(p.id(), List.of()))) {
                     continue;
                 }
                 MatchRule.readAll(p.content().path("matchConstraints").get("resourceRules"), "spec.matchConstraints.resourceRules")
@@ -58,11 +64,7 @@ public final class Aps204MatchesEverything implements SafetyRule {
      * of them lists its own resourceRules, no request reaches the policy through the catch-all. Without any
      * binding in the input, the first binding made without resourceRules would.
      */
-    private static boolean everyBindingNarrows(SafetyContext context, RenderedObject policy) {
-        List<RenderedObject> bindings = context.subjects().stream().map(s -> s.object())
-                .filter(b -> Subjects.policyKindOf(b.kind()).map(k -> k == policy.kind()).orElse(false))
-                .filter(b -> Subjects.text(b.content(), "policyName").orElse("").equals(policy.name()))
-                .toList();
+    private static boolean everyBindingNarrows(List<RenderedObject> bindings) {
         return !bindings.isEmpty() && bindings.stream().allMatch(b ->
                 !MatchRule.readAll(b.content().path("matchResources").get("resourceRules"), "").isEmpty());
     }

@@ -61,43 +61,85 @@ public final class Aps302LatencyBudget implements SafetyRule {
                 }
             }
         }
+        // Precompute, per rule, which probe groups, resources and operations it matches: the enumeration below
+        // then only looks up booleans (the corpus as one input is ~50 groups x ~250 resources x 4 operations).
+        List<String> groupList = List.copyOf(groups);
+        List<String> resourceList = List.copyOf(resources);
+        List<WebhookRef> hooks = List.copyOf(rules.keySet());
+        List<boolean[][]> matrices = new ArrayList<>(); // per webhook: per rule {groups[], resources[], ops[]}
+        for (WebhookRef w : hooks) {
+            List<MatchRule> rs = rules.get(w);
+            boolean[][] m = new boolean[rs.size() * 3][];
+            for (int i = 0; i < rs.size(); i++) {
+                MatchRule r = rs.get(i);
+                m[3 * i] = new boolean[groupList.size()];
+                for (int g = 0; g < groupList.size(); g++) {
+                    m[3 * i][g] = r.matchesGroup(groupList.get(g));
+                }
+                m[3 * i + 1] = new boolean[resourceList.size()];
+                for (int x = 0; x < resourceList.size(); x++) {
+                    m[3 * i + 1][x] = r.matchesResource(resourceList.get(x)) && r.matchesScopeOf(resourceList.get(x));
+                }
+                m[3 * i + 2] = new boolean[MatchRule.OPERATIONS.size()];
+                for (int o = 0; o < MatchRule.OPERATIONS.size(); o++) {
+                    m[3 * i + 2][o] = r.matchesOperation(MatchRule.OPERATIONS.get(o));
+                }
+            }
+            matrices.add(m);
+        }
         // One finding per distinct chain of webhooks, naming the first request that produces it.
-        Map<Set<String>, Finding> findings = new LinkedHashMap<>();
-        for (String op : MatchRule.OPERATIONS) {
-            for (String group : groups) {
-                for (String resource : resources) {
-                    List<WebhookRef> mutating = new ArrayList<>();
-                    List<WebhookRef> validating = new ArrayList<>();
-                    for (var e : rules.entrySet()) {
-                        if (e.getValue().stream().anyMatch(r -> r.matches(group, resource, op))) {
-                            (e.getKey().mutating() ? mutating : validating).add(e.getKey());
+        Map<java.util.BitSet, Finding> findings = new LinkedHashMap<>();
+        int[] timeouts = hooks.stream().mapToInt(WebhookRef::timeoutSeconds).toArray();
+        boolean[] reinvoked = new boolean[hooks.size()];
+        for (int h = 0; h < hooks.size(); h++) {
+            reinvoked[h] = hooks.get(h).reinvocationPolicy().orElse("Never").equals("IfNeeded");
+        }
+        for (int o = 0; o < MatchRule.OPERATIONS.size(); o++) {
+            String op = MatchRule.OPERATIONS.get(o);
+            for (int g = 0; g < groupList.size(); g++) {
+                String group = groupList.get(g);
+                for (int x = 0; x < resourceList.size(); x++) {
+                    String resource = resourceList.get(x);
+                    // Cheap first pass: the total, and the chain as webhook indices.
+                    int total = 0;
+                    int slowest = -1;
+                    java.util.BitSet chain = new java.util.BitSet(hooks.size());
+                    for (int h = 0; h < hooks.size(); h++) {
+                        boolean[][] m = matrices.get(h);
+                        boolean hit = false;
+                        for (int i = 0; i < m.length && !hit; i += 3) {
+                            hit = m[i][g] && m[i + 1][x] && m[i + 2][o];
+                        }
+                        if (!hit) {
+                            continue;
+                        }
+                        WebhookRef w = hooks.get(h);
+                        if (w.mutating()) {
+                            total += timeouts[h] * (reinvoked[h] ? 2 : 1);
+                            chain.set(h);
+                        } else if (slowest < 0 || timeouts[h] > timeouts[slowest]) {
+                            slowest = h;
                         }
                     }
-                    int total = 0;
+                    if (slowest >= 0) {
+                        total += timeouts[slowest];
+                        chain.set(slowest);
+                    }
+                    if (total <= BUDGET_SECONDS || findings.containsKey(chain)) {
+                        continue;
+                    }
+                    List<WebhookRef> mutating = new ArrayList<>();
+                    chain.stream().filter(h -> hooks.get(h).mutating()).forEach(h -> mutating.add(hooks.get(h)));
                     List<String> steps = new ArrayList<>();
                     for (WebhookRef w : mutating) {
                         boolean again = w.reinvocationPolicy().orElse("Never").equals("IfNeeded");
-                        total += w.timeoutSeconds() * (again ? 2 : 1);
                         steps.add(describe(w) + " " + w.timeoutSeconds() + " s" + (again ? " x2 (IfNeeded)" : ""));
                     }
-                    WebhookRef slowest = validating.stream()
-                            .max(java.util.Comparator.comparingInt(WebhookRef::timeoutSeconds)).orElse(null);
-                    if (slowest != null) {
-                        total += slowest.timeoutSeconds();
-                        steps.add(describe(slowest) + " " + slowest.timeoutSeconds() + " s (slowest validating)");
+                    WebhookRef slowestHook = slowest < 0 ? null : hooks.get(slowest);
+                    if (slowestHook != null) {
+                        steps.add(describe(slowestHook) + " " + slowestHook.timeoutSeconds() + " s (slowest validating)");
                     }
-                    if (total <= BUDGET_SECONDS) {
-                        continue;
-                    }
-                    Set<String> chain = new LinkedHashSet<>();
-                    mutating.forEach(w -> chain.add(describe(w)));
-                    if (slowest != null) {
-                        chain.add(describe(slowest));
-                    }
-                    if (findings.containsKey(chain)) {
-                        continue;
-                    }
-                    WebhookRef blame = mutating.isEmpty() ? slowest : mutating.stream()
+                    WebhookRef blame = mutating.isEmpty() ? slowestHook : mutating.stream()
                             .max(java.util.Comparator.comparingInt(WebhookRef::timeoutSeconds)).orElseThrow();
                     findings.put(chain, Finding.error(id(), blame.id(), blame.field("timeoutSeconds"),
                             "worst-case admission latency for " + op + " " + request(group, resource) + " is " + total

@@ -86,7 +86,7 @@ record MatchRule(String path, List<String> groups, List<String> versions, List<S
         return false;
     }
 
-    private boolean matchesScopeOf(String resource) {
+    boolean matchesScopeOf(String resource) {
         String main = resource.contains("/") ? resource.substring(0, resource.indexOf('/')) : resource;
         return switch (scope) {
             case "Cluster" -> KubeResources.mayBeClusterScoped(main);
