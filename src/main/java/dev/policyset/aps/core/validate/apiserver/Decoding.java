@@ -11,7 +11,7 @@ import java.util.Map;
  *
  * <p>A value of the wrong JSON type (a string for {@code timeoutSeconds}, a map for a list) fails decoding:
  * the API server answers 400 and validates nothing. Such errors are reported as {@code api/Invalid} on the
- * field, and {@link #typeErrors()} tells the caller to stop there, as the API server does.
+ * field, and {@link #check} returns how many there were so the caller stops there, as the API server does.
  *
  * <p>An unknown field is rejected by strict field validation ({@code kubectl}'s default) and silently dropped
  * otherwise; both lose what the author meant, so it is reported as {@code api/Invalid} on the unknown field's
@@ -34,10 +34,6 @@ final class Decoding {
         Decoding decoding = new Decoding(errors);
         decoding.walk(document, schema, null, 0);
         return decoding.typeErrors;
-    }
-
-    int typeErrors() {
-        return typeErrors;
     }
 
     private void walk(JsonNode node, Schema schema, FieldPath path, int depth) {

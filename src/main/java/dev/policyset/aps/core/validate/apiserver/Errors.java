@@ -28,10 +28,6 @@ final class Errors {
         return List.copyOf(findings);
     }
 
-    int size() {
-        return findings.size();
-    }
-
     void required(FieldPath path, String detail) {
         add("Required", path, "Required value" + suffix(detail));
     }
