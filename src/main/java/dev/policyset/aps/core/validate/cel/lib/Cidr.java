@@ -1,12 +1,15 @@
 package dev.policyset.aps.core.validate.cel.lib;
 
+import dev.cel.common.types.OpaqueType;
+import dev.cel.common.values.OpaqueValue;
+
 import java.util.Objects;
 
 /**
  * The {@code net.CIDR} value: an address and a prefix length, parsed like Go's {@code netip.ParsePrefix}
  * (host bits are kept; {@link #masked()} clears them). Equality compares address and length exactly.
  */
-public final class Cidr {
+public final class Cidr extends OpaqueValue {
     private final IpAddress addr;
     private final int bits;
 
@@ -101,6 +104,17 @@ public final class Cidr {
     @Override
     public String toString() {
         return addr + "/" + bits;
+    }
+
+    /** A CelValue so that cel-java's {@code type()} reports the library type. */
+    @Override
+    public Object value() {
+        return this;
+    }
+
+    @Override
+    public OpaqueType celType() {
+        return CidrLibrary.CIDR_TYPE;
     }
 
     @Override

@@ -1,5 +1,8 @@
 package dev.policyset.aps.core.validate.cel.lib;
 
+import dev.cel.common.types.OpaqueType;
+import dev.cel.common.values.OpaqueValue;
+
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -13,7 +16,7 @@ import java.util.Objects;
  * {@code Parse}, {@code ParseRequestURI}, {@code Hostname}, {@code Port}, {@code EscapedPath},
  * {@code Query}. Error messages are Go's ({@code parse "x": invalid port ":c" after host}).
  */
-final class GoUrl {
+final class GoUrl extends OpaqueValue {
     final String scheme;
     final String opaque;
     final String host;
@@ -383,6 +386,17 @@ final class GoUrl {
             }
         }
         return sb.append('"').toString();
+    }
+
+    /** A CelValue so that cel-java's {@code type()} reports the library type. */
+    @Override
+    public Object value() {
+        return this;
+    }
+
+    @Override
+    public OpaqueType celType() {
+        return UrlLibrary.URL_TYPE;
     }
 
     @Override

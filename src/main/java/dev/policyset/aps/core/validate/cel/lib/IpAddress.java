@@ -1,5 +1,8 @@
 package dev.policyset.aps.core.validate.cel.lib;
 
+import dev.cel.common.types.OpaqueType;
+import dev.cel.common.values.OpaqueValue;
+
 import java.util.Arrays;
 
 /**
@@ -7,7 +10,7 @@ import java.util.Arrays;
  * error messages) plus the Kubernetes rules: no zone, no IPv4-mapped IPv6. Equality is on the address
  * (family and bytes), so {@code 2001:db8::1} equals {@code 2001:db8:0:0:0:0:0:1}.
  */
-public final class IpAddress {
+public final class IpAddress extends OpaqueValue {
     private final byte[] bytes;
 
     private IpAddress(byte[] bytes) {
@@ -315,6 +318,17 @@ public final class IpAddress {
 
     private int group(int i) {
         return u(2 * i) << 8 | u(2 * i + 1);
+    }
+
+    /** A CelValue so that cel-java's {@code type()} reports the library type. */
+    @Override
+    public Object value() {
+        return this;
+    }
+
+    @Override
+    public OpaqueType celType() {
+        return IpLibrary.IP_TYPE;
     }
 
     @Override

@@ -1,5 +1,8 @@
 package dev.policyset.aps.core.validate.cel.lib;
 
+import dev.cel.common.types.OpaqueType;
+import dev.cel.common.values.OpaqueValue;
+
 import java.time.LocalDate;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
@@ -16,7 +19,7 @@ import java.util.regex.Pattern;
  * returns the error messages (empty when valid). The constants are those of {@code format.go}
  * ({@code ConstantFormats}); equality is by name.
  */
-public final class NamedFormat {
+public final class NamedFormat extends OpaqueValue {
     private static final Pattern UUID = Pattern.compile(
             "(?i)[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}");
     private static final Pattern TIME_PART = Pattern.compile(
@@ -114,6 +117,17 @@ public final class NamedFormat {
             return false;
         }
         return m.group(1).compareTo("23") <= 0 && m.group(2).compareTo("59") <= 0 && m.group(3).compareTo("59") <= 0;
+    }
+
+    /** A CelValue so that cel-java's {@code type()} reports the library type. */
+    @Override
+    public Object value() {
+        return this;
+    }
+
+    @Override
+    public OpaqueType celType() {
+        return FormatLibrary.FORMAT_TYPE;
     }
 
     @Override

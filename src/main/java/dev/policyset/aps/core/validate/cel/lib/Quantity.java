@@ -1,5 +1,8 @@
 package dev.policyset.aps.core.validate.cel.lib;
 
+import dev.cel.common.types.OpaqueType;
+import dev.cel.common.values.OpaqueValue;
+
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
@@ -12,7 +15,7 @@ import java.util.Map;
  * arbitrary-precision decimal; the distinction is visible through {@code isInteger}/{@code asInteger}
  * ({@code '2000m'} and {@code '1.5Gi'} are not "integers" although their values are whole). Immutable.
  */
-public final class Quantity implements Comparable<Quantity> {
+public final class Quantity extends OpaqueValue implements Comparable<Quantity> {
     static final String FORMAT_WRONG =
             "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
     static final String NUMERIC = "unable to parse numeric part of quantity";
@@ -357,6 +360,17 @@ public final class Quantity implements Comparable<Quantity> {
     @Override
     public int compareTo(Quantity o) {
         return Integer.signum(asDec().compareTo(o.asDec()));
+    }
+
+    /** A CelValue so that cel-java's {@code type()} reports the library type. */
+    @Override
+    public Object value() {
+        return this;
+    }
+
+    @Override
+    public OpaqueType celType() {
+        return QuantityLibrary.QUANTITY_TYPE;
     }
 
     @Override

@@ -1,5 +1,8 @@
 package dev.policyset.aps.core.validate.cel.lib;
 
+import dev.cel.common.types.OpaqueType;
+import dev.cel.common.values.OpaqueValue;
+
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,7 +13,7 @@ import java.util.Objects;
  * {@code Compare} (messages included) and of the Kubernetes {@code normalizeAndParse}. Equality and
  * comparison ignore build metadata.
  */
-public final class Semver implements Comparable<Semver> {
+public final class Semver extends OpaqueValue implements Comparable<Semver> {
     private static final BigInteger UINT64_MAX = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
 
     private final long major;
@@ -201,6 +204,17 @@ public final class Semver implements Comparable<Semver> {
             return 1;
         }
         return Integer.signum(((String) a).compareTo((String) b));
+    }
+
+    /** A CelValue so that cel-java's {@code type()} reports the library type. */
+    @Override
+    public Object value() {
+        return this;
+    }
+
+    @Override
+    public OpaqueType celType() {
+        return SemverLibrary.SEMVER_TYPE;
     }
 
     @Override

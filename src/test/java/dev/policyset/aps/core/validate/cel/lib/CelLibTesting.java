@@ -1,15 +1,18 @@
 package dev.policyset.aps.core.validate.cel.lib;
 
-import dev.cel.bundle.Cel;
-import dev.cel.bundle.CelFactory;
 import dev.cel.common.CelAbstractSyntaxTree;
 import dev.cel.common.CelOptions;
 import dev.cel.common.CelValidationException;
 import dev.cel.common.CelVarDecl;
+import dev.cel.common.types.CelTypeProvider;
 import dev.cel.common.types.SimpleType;
+import dev.cel.compiler.CelCompiler;
+import dev.cel.compiler.CelCompilerFactory;
 import dev.cel.extensions.CelExtensions;
 import dev.cel.parser.CelStandardMacro;
 import dev.cel.runtime.CelEvaluationException;
+import dev.cel.runtime.CelRuntime;
+import dev.cel.runtime.CelRuntimeFactory;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -24,7 +27,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@link KubernetesLibraries#prepareProgram} does.
  */
 final class CelLibTesting {
-    private final Cel cel;
+    private final CelCompiler compiler;
+    private final CelRuntime runtime;
     private final List<KubeCelLibrary> libraries;
 
     CelLibTesting(KubeCelLibrary... libraries) {
@@ -36,21 +40,29 @@ final class CelLibTesting {
         List<CelVarDecl> all = new ArrayList<>(vars);
         all.add(CelVarDecl.newVarDeclaration("object", SimpleType.DYN));
         all.add(CelVarDecl.newVarDeclaration("params", SimpleType.DYN));
-        this.cel = CelFactory.standardCelBuilder()
+        CelOptions options = CelOptions.current().enableOptionalSyntax(true)
+                .enableHeterogeneousNumericComparisons(true).build();
+        CelTypeProvider types = KubernetesLibraries.typeProvider(this.libraries, null);
+        this.compiler = CelCompilerFactory.standardCelCompilerBuilder()
+                .setOptions(options)
                 .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
-                .setOptions(CelOptions.current().enableOptionalSyntax(true).build())
-                .addCompilerLibraries(CelExtensions.optional(), CelExtensions.strings())
-                .addRuntimeLibraries(CelExtensions.optional(), CelExtensions.strings())
-                .addCompilerLibraries(this.libraries.toArray(new dev.cel.compiler.CelCompilerLibrary[0]))
-                .addRuntimeLibraries(this.libraries.toArray(new dev.cel.runtime.CelRuntimeLibrary[0]))
+                .setTypeProvider(types)
+                .addLibraries(CelExtensions.optional(), CelExtensions.strings())
+                .addLibraries(this.libraries)
                 .addVarDeclarations(all)
-                .setTypeProvider(KubernetesLibraries.typeProvider(this.libraries, null))
+                .build();
+        // The planner runtime, as the Kubernetes CEL environment uses.
+        this.runtime = CelRuntimeFactory.plannerRuntimeBuilder()
+                .setOptions(options)
+                .setTypeProvider(types)
+                .addLibraries(CelExtensions.optional(), CelExtensions.strings())
+                .addLibraries(this.libraries)
                 .build();
     }
 
     /** Compiles and prepares; throws the compile or program-creation failure. */
     CelAbstractSyntaxTree compile(String expr) throws CelValidationException, ProgramInstantiationException {
-        CelAbstractSyntaxTree ast = cel.compile(expr).getAst();
+        CelAbstractSyntaxTree ast = compiler.compile(expr).getAst();
         for (KubeCelLibrary lib : libraries) {
             ast = lib.prepareProgram(ast);
         }
@@ -62,7 +74,7 @@ final class CelLibTesting {
     }
 
     Object eval(String expr, Map<String, ?> vars) throws Exception {
-        return cel.createProgram(compile(expr)).eval(vars);
+        return runtime.createProgram(compile(expr)).eval(vars);
     }
 
     /** Asserts evaluation fails and the message contains {@code text}. */
