@@ -113,14 +113,14 @@ final class FindingPrinter {
         driver.put("name", "aps");
         String version = ApsCommand.class.getPackage().getImplementationVersion();
         driver.put("version", version == null ? "dev" : version);
-        driver.put("informationUri", "https://admission.policyset.dev");
         List<String> ids = new ArrayList<>(new TreeSet<>(findings.stream().map(f -> f.finding().rule()).toList()));
         ArrayNode rules = driver.putArray("rules");
         for (String id : ids) {
             ObjectNode r = rules.addObject();
             r.put("id", id);
             r.putObject("shortDescription").put("text", RuleCatalog.summary(id));
-            r.put("helpUri", RuleCatalog.docs(id));
+            r.putObject("help").put("text", RuleCatalog.summary(id) + ". See " + RuleCatalog.docs(id)
+                    + " for why it matters and how to fix or exempt it.");
         }
         ArrayNode results = run.putArray("results");
         for (LocatedFinding lf : findings) {
@@ -152,10 +152,23 @@ final class FindingPrinter {
         return root;
     }
 
-    /** A relative URI (forward slashes), as code-scanning UIs expect for files in the repository. */
+    /**
+     * A relative URI for a relative path (forward slashes, as code-scanning UIs expect for files in the
+     * repository), a {@code file:} URI for an absolute one.
+     */
     private static String uri(String file) {
-        String s = file.replace('\\', '/');
-        return s.startsWith("./") ? s.substring(2) : s;
+        java.nio.file.Path path = java.nio.file.Path.of(file);
+        if (path.isAbsolute()) {
+            return path.toUri().toString();
+        }
+        StringBuilder out = new StringBuilder();
+        for (java.nio.file.Path part : path.normalize()) {
+            if (out.length() > 0) {
+                out.append('/');
+            }
+            out.append(java.net.URLEncoder.encode(part.toString(), java.nio.charset.StandardCharsets.UTF_8).replace("+", "%20"));
+        }
+        return out.toString();
     }
 
     private static String write(ObjectNode node) {

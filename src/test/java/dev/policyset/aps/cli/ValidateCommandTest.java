@@ -185,6 +185,28 @@ class ValidateCommandTest {
     }
 
     @Test
+    void setExemptionsAndWarnEnforcementApplyEndToEnd(@TempDir Path dir) throws IOException {
+        String unsafe = Files.readString(Path.of("config/samples/unsafe-fail-closed-webhook.yaml"));
+        String exempted = unsafe.replace("spec:\n", """
+                spec:
+                  safety:
+                    exemptions:
+                      - {rule: APS201, object: ValidatingWebhookConfiguration/catch-all-validator, reason: drill only}
+                """);
+        Files.writeString(dir.resolve("exempted.yaml"), exempted);
+        JsonNode root = json(run("validate", "-o", "json", dir.resolve("exempted.yaml").toString()));
+        JsonNode aps201 = findRule(root, "APS201");
+        assertEquals("info", aps201.get("severity").asText());
+        assertTrue(aps201.get("message").asText().contains("drill only"));
+        assertEquals("error", findRule(root, "APS202").get("severity").asText(), "only the exempted rule is waived");
+
+        Files.writeString(dir.resolve("warn.yaml"), unsafe.replace("spec:\n", "spec:\n  safety: {enforcement: Warn}\n"));
+        RenderCommandTest.Run warn = run("validate", "-o", "json", dir.resolve("warn.yaml").toString());
+        assertEquals(ExitCodes.OK, warn.exit(), warn.out());
+        assertEquals(0, json(warn).get("summary").get("errors").asInt());
+    }
+
+    @Test
     void usageErrorsExitTwo() {
         assertEquals(ExitCodes.USAGE_OR_INPUT, run("validate").exit());
         assertEquals(ExitCodes.USAGE_OR_INPUT, run("validate", "--output", "xml", "config/samples").exit());
