@@ -158,7 +158,11 @@ final class GoUrl extends OpaqueValue {
     }
 
     private static String parseHost(String host) throws UrlException {
-        if (host.startsWith("[")) {
+        int open = host.lastIndexOf('[');
+        if (open > 0) {
+            throw new UrlException("invalid IP-literal");
+        }
+        if (open == 0) {
             int close = host.lastIndexOf(']');
             if (close < 0) {
                 throw new UrlException("missing ']' in host");
@@ -167,18 +171,28 @@ final class GoUrl extends OpaqueValue {
             if (!validOptionalPort(colonPort)) {
                 throw new UrlException("invalid port " + quote(colonPort) + " after host");
             }
-            int zone = host.substring(0, close).indexOf("%25");
-            if (zone >= 0) {
-                return unescape(host.substring(0, zone), Mode.HOST) + unescape(host.substring(zone, close), Mode.ZONE)
-                        + unescape(host.substring(close), Mode.HOST);
+            String hostname = host.substring(1, close);
+            int zone = hostname.indexOf("%25");
+            String unescaped = zone >= 0
+                    ? unescape(hostname.substring(0, zone), Mode.HOST) + unescape(hostname.substring(zone), Mode.ZONE)
+                    : unescape(hostname, Mode.HOST);
+            // Only an IPv6 address may be enclosed in brackets (RFC 3986).
+            IpAddress addr;
+            try {
+                addr = IpAddress.parseAddr(unescaped);
+            } catch (IpAddress.ParseException e) {
+                throw new UrlException("invalid host: " + e.getMessage());
             }
-        } else {
-            int colon = host.lastIndexOf(':');
-            if (colon >= 0) {
-                String colonPort = host.substring(colon);
-                if (!validOptionalPort(colonPort)) {
-                    throw new UrlException("invalid port " + quote(colonPort) + " after host");
-                }
+            if (addr.is4()) {
+                throw new UrlException("invalid IP-literal");
+            }
+            return "[" + unescaped + "]" + colonPort;
+        }
+        int colon = host.lastIndexOf(':');
+        if (colon >= 0) {
+            String colonPort = host.substring(colon);
+            if (!validOptionalPort(colonPort)) {
+                throw new UrlException("invalid port " + quote(colonPort) + " after host");
             }
         }
         return unescape(host, Mode.HOST);

@@ -55,5 +55,10 @@ class UrlLibraryTest {
         cel.assertEvalError("url('../relative-path')", "URL parse error during conversion from string: parse \"../relative-path\": invalid URI for request");
         cel.assertEvalError("url('https://a:b:c/')", "invalid port \":c\" after host");
         cel.assertCompileError("url(1)", "found no matching overload for 'url'");
+        cel.assertEvalError("url('https://[1.2.3.4]/')", "invalid IP-literal");
+        cel.assertEvalError("url('https://[v1.x]/')", "invalid host: ParseAddr(\"v1.x\"): unexpected character (at \"v1.x\")");
+        cel.assertEvalError("url('https://a[b]/')", "invalid IP-literal");
+        cel.assertEvalError("url('https://a b/')", "invalid character \" \" in host name");
+        cel.assertEvalError("url('https://example.com/%zz')", "invalid URL escape \"%zz\"");
     }
 }
