@@ -2,7 +2,9 @@ package dev.policyset.aps.operator;
 
 import dev.policyset.aps.api.v1alpha1.AdmissionPolicySet;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.Operator;
 import io.quarkus.runtime.Quarkus;
@@ -24,8 +26,10 @@ public class OperatorStartup {
 
     void onStart(@Observes StartupEvent event, KubernetesClient client, ClusterDiscovery discovery, Instance<Operator> operator) {
         String server = client.getConfiguration().getMasterUrl();
-        try {
-            client.getKubernetesVersion();
+        // Probe without the client's retry backoff (ten retries take ~30 s against a name that does not resolve).
+        try (KubernetesClient probe = new KubernetesClientBuilder().withConfig(new ConfigBuilder(client.getConfiguration())
+                .withRequestRetryBackoffLimit(0).withConnectionTimeout(5_000).withRequestTimeout(10_000).build()).build()) {
+            probe.getKubernetesVersion();
         } catch (RuntimeException e) {
             fail("cannot reach the Kubernetes API server at " + server + " (" + rootMessage(e) + "). "
                     + "Point KUBECONFIG at a cluster (or run in-cluster) and start again.");
