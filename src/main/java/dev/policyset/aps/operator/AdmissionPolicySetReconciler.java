@@ -74,6 +74,10 @@ import java.util.concurrent.TimeUnit;
  * edited or deleted object triggers a reconcile that restores it. Live objects are compared with "desired is
  * contained in actual" ({@link Convergence}); a reconcile that finds everything in place writes nothing, and
  * status is written only when it differs from what is stored.
+ *
+ * <p>RBAC: server-side apply and its dry run are PATCH requests, and the API server also checks {@code create}
+ * when an apply creates the object; {@code delete} is for prune and deletion. Leader election's Lease grant is a
+ * namespaced Role in config/rbac, not part of this cluster-wide role.
  */
 @ControllerConfiguration(name = AdmissionPolicySetReconciler.NAME,
         maxReconciliationInterval = @MaxReconciliationInterval(interval = 10, timeUnit = TimeUnit.MINUTES))
@@ -81,9 +85,8 @@ import java.util.concurrent.TimeUnit;
         resources = {"validatingadmissionpolicies", "validatingadmissionpolicybindings",
                 "mutatingadmissionpolicies", "mutatingadmissionpolicybindings",
                 "validatingwebhookconfigurations", "mutatingwebhookconfigurations"},
-        verbs = {"get", "list", "watch", "patch", "delete"})
+        verbs = {"get", "list", "watch", "create", "patch", "delete"})
 @RBACRule(apiGroups = "", resources = "events", verbs = {"create"})
-@RBACRule(apiGroups = "coordination.k8s.io", resources = "leases", verbs = {"get", "create", "update"})
 public class AdmissionPolicySetReconciler implements Reconciler<AdmissionPolicySet>, Cleaner<AdmissionPolicySet> {
     public static final String NAME = "admissionpolicyset";
     /** Rule for the API server's type-checking warnings read back from a VAP's status. */
@@ -501,7 +504,21 @@ public class AdmissionPolicySetReconciler implements Reconciler<AdmissionPolicyS
         }
         AdmissionPolicySet copy = Serialization.clone(set);
         copy.setStatus(next);
-        client.resource(copy).updateStatus();
+        try {
+            client.resource(copy).updateStatus();
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != 409) {
+                throw e;
+            }
+            // The cached set is older than the stored one (e.g. our own finalizer write). The status describes
+            // this generation, so it still holds if the generation did not move; otherwise the next reconcile writes.
+            AdmissionPolicySet latest = client.resources(AdmissionPolicySet.class).withName(set.getMetadata().getName()).get();
+            if (latest == null || !Objects.equals(latest.getMetadata().getGeneration(), set.getMetadata().getGeneration())) {
+                return false;
+            }
+            latest.setStatus(next);
+            client.resource(latest).updateStatus();
+        }
         return true;
     }
 
