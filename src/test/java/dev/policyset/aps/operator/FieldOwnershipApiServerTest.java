@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -40,23 +41,34 @@ class FieldOwnershipApiServerTest {
     private static KubernetesClient client;
     private static ClusterObjects objects;
 
+    private static String skipReason;
+
     @BeforeAll
     static void connect() {
         boolean optedIn = Boolean.getBoolean("aps.apiserver") || "true".equalsIgnoreCase(System.getenv("APS_APISERVER"));
-        Assumptions.assumeTrue(optedIn, "real-cluster suite is opt-in: pass -Daps.apiserver=true with KUBECONFIG pointing at a "
-                + "disposable cluster (e.g. kind)");
+        if (!optedIn) {
+            skipReason = "real-cluster suite is opt-in: pass -Daps.apiserver=true with KUBECONFIG pointing at a "
+                    + "disposable cluster (e.g. kind)";
+            return;
+        }
         try {
             client = new KubernetesClientBuilder().withConfig(Config.autoConfigure(null)).build();
             client.getKubernetesVersion();
         } catch (RuntimeException e) {
-            Assumptions.abort("no reachable API server from the current kubeconfig: " + e.getMessage());
+            skipReason = "no reachable API server from the current kubeconfig: " + e.getMessage();
+            return;
         }
         objects = new ClusterObjects(client);
     }
 
+    @BeforeEach
+    void requireCluster() {
+        Assumptions.assumeTrue(skipReason == null, skipReason);
+    }
+
     @AfterAll
     static void cleanUp() {
-        if (client != null) {
+        if (client != null && objects != null) {
             for (var kind : List.of(AdmissionKind.VALIDATING_WEBHOOK_CONFIGURATION, AdmissionKind.VALIDATING_ADMISSION_POLICY)) {
                 client.genericKubernetesResources(ManagedKinds.context(kind, "v1")).withName(kind == AdmissionKind.VALIDATING_ADMISSION_POLICY ? VAP : VWC).delete();
             }
