@@ -7,10 +7,10 @@ import dev.policyset.aps.core.model.KubeVersion;
 import dev.policyset.aps.core.render.RenderedObject;
 import dev.policyset.aps.core.validate.Finding;
 import dev.policyset.aps.core.validate.cel.CelChecker;
+import dev.policyset.aps.core.validate.cel.KubernetesCelChecker;
 import dev.policyset.aps.core.yaml.Yaml;
 import dev.policyset.aps.testing.SharedData;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
@@ -30,7 +30,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 /**
  * The kube-apiserver conformance cases in {@code ../shared/conformance/}: for each case, the verdict and the
  * exact multiset of (field, error type) must match what the API server answers (its README). Cases run at
- * the suite's target, Kubernetes 1.36.
+ * the suite's target, Kubernetes 1.36, with the real Kubernetes CEL checker (CEL errors are part of the
+ * expectations).
  */
 class ConformanceTest {
     /**
@@ -42,12 +43,11 @@ class ConformanceTest {
     private static final KubeVersion TARGET = KubeVersion.NEWEST;
     private static final AtomicInteger RUN = new AtomicInteger();
     private static final AtomicInteger AGREED = new AtomicInteger();
-    private static final AtomicInteger SKIPPED_NO_CEL = new AtomicInteger();
 
     @TestFactory
     Stream<DynamicTest> cases() throws IOException {
         Path root = SharedData.require("conformance");
-        CelChecker cel = CelCheckers.best();
+        CelChecker cel = new KubernetesCelChecker();
         List<DynamicTest> tests = new ArrayList<>();
         try (Stream<Path> files = Files.walk(root)) {
             for (Path file : files.filter(p -> p.toString().endsWith(".yaml") && !p.toString().endsWith(".expect.yaml"))
@@ -70,8 +70,7 @@ class ConformanceTest {
         if (RUN.get() > 0) {
             System.out.println("conformance: " + AGREED.get() + "/" + RUN.get() + " agree"
                     + (EXCLUDED.isEmpty() ? "" : " (" + EXCLUDED.size() + " excluded: " + EXCLUDED.keySet() + ")")
-                    + (SKIPPED_NO_CEL.get() == 0 ? "" : ", " + SKIPPED_NO_CEL.get() + " skipped: they need CEL errors")
-                    + " [CEL checker: " + CelCheckers.best().getClass().getSimpleName() + "]");
+                    + " [CEL: KubernetesCelChecker at " + TARGET + "]");
         }
     }
 
@@ -97,46 +96,9 @@ class ConformanceTest {
             expected.merge(error.path("field").asText() + " " + error.path("type").asText(), 1, Integer::sum);
         }
         boolean reject = expect.path("verdict").asText().equals("reject");
-        if (cel instanceof FakeCelChecker && !expected.equals(actual) && needsCelErrors(expect)) {
-            SKIPPED_NO_CEL.incrementAndGet();
-            Assumptions.abort("needs the real KubernetesCelChecker (expects a CEL compile error)");
-        }
         String detail = "findings: " + findings.stream().map(f -> f.rule() + " " + f.field() + ": " + f.message()).toList();
         assertEquals(reject, !actual.isEmpty(), "verdict; " + detail);
         assertEquals(expected, actual, detail);
         AGREED.incrementAndGet();
-    }
-
-    private static boolean needsCelErrors(JsonNode expect) {
-        for (JsonNode error : expect.path("errors")) {
-            String field = error.path("field").asText();
-            if (error.path("type").asText().equals("Invalid") && field.toLowerCase(java.util.Locale.ROOT).endsWith("expression")) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** The real Kubernetes CEL checker once it is on the classpath; until then a fake that accepts everything. */
-    static final class CelCheckers {
-        private static CelChecker best;
-
-        static synchronized CelChecker best() {
-            if (best == null) {
-                best = load();
-            }
-            return best;
-        }
-
-        private static CelChecker load() {
-            try {
-                Class<?> type = Class.forName("dev.policyset.aps.core.validate.cel.KubernetesCelChecker");
-                return (CelChecker) type.getDeclaredConstructor().newInstance();
-            } catch (ReflectiveOperationException | LinkageError e) {
-                System.err.println("conformance: KubernetesCelChecker not available (" + e
-                        + "); using a fake that accepts every expression, so cases that need CEL errors disagree");
-                return new FakeCelChecker();
-            }
-        }
     }
 }
