@@ -9,7 +9,7 @@ import dev.policyset.aps.core.validate.ValidationOptions;
 import dev.policyset.aps.core.validate.ValidationSubject;
 import dev.policyset.aps.core.validate.Validator;
 import dev.policyset.aps.core.validate.cel.CelChecker;
-import dev.policyset.aps.core.validate.cel.ExpressionKind;
+import dev.policyset.aps.core.validate.cel.KubernetesCelChecker;
 import dev.policyset.aps.core.yaml.Yaml;
 import dev.policyset.aps.testing.SharedData;
 import org.junit.jupiter.api.BeforeAll;
@@ -170,9 +170,7 @@ class CorpusTest {
         System.out.printf("corpus api/*: accept %d/%d, reject %d/%d, static-manifest-only (valid apart from the name) %d/%d agree [CEL checker: %s]%n",
                 acceptAgree, accept, rejectAgree, reject, staticAgree, statics, celCheckerName());
         disagreements.forEach(d -> System.out.println("  corpus disagreement: " + d));
-        // With the stand-in CEL checker, a reject that rests on a CEL compile error cannot be seen.
         List<String> real = disagreements.stream()
-                .filter(d -> !(usingStandInCel() && d.contains("CEL compile error")))
                 .filter(d -> ERRATA.keySet().stream().noneMatch(d::contains))
                 .toList();
         ERRATA.forEach((file, why) -> System.out.println("  corpus erratum (INDEX says accept): " + file + ": " + why));
@@ -258,45 +256,15 @@ class CorpusTest {
         return ValidationSubject.bare(new RenderedObject(kind, d.apiVersion(), d.name(), (ObjectNode) d.content(), ""));
     }
 
-    // ---- the CEL checker: the real Kubernetes one once it is on the classpath --------------------------------
+    // ---- the CEL checker ------------------------------------------------------------------------------------
 
-    private static CelChecker cel;
-
-    static synchronized CelChecker bestCelChecker() {
-        if (cel == null) {
-            try {
-                cel = (CelChecker) Class.forName("dev.policyset.aps.core.validate.cel.KubernetesCelChecker")
-                        .getDeclaredConstructor().newInstance();
-            } catch (ReflectiveOperationException | LinkageError e) {
-                cel = new StandInCel();
-            }
-        }
-        return cel;
+    static CelChecker bestCelChecker() {
+        return CEL;
     }
 
-    private static boolean usingStandInCel() {
-        return bestCelChecker() instanceof StandInCel;
-    }
+    private static final CelChecker CEL = new KubernetesCelChecker();
 
     private static String celCheckerName() {
-        return bestCelChecker().getClass().getSimpleName();
-    }
-
-    /** Accepts every expression (until the Kubernetes CEL checker lands). */
-    static final class StandInCel implements CelChecker {
-        @Override
-        public Scope newScope(PolicyType type, boolean hasParams, KubeVersion version) {
-            return new Scope() {
-                @Override
-                public Optional<String> declareVariable(String name, String expression) {
-                    return Optional.empty();
-                }
-
-                @Override
-                public Optional<String> check(ExpressionKind kind, String expression) {
-                    return Optional.empty();
-                }
-            };
-        }
+        return KubernetesCelChecker.class.getSimpleName();
     }
 }
