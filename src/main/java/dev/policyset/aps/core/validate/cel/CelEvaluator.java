@@ -10,15 +10,12 @@ import dev.policyset.aps.core.validate.cel.lib.KubernetesLibraries;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.util.AbstractMap;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.function.Function;
 
 /**
  * Compiles and evaluates one expression with admission values, the way the API server does when a
@@ -45,8 +42,8 @@ public final class CelEvaluator {
      *
      * @param request    the AdmissionRequest fields as a JSON-like map
      * @param authorizer answers {@code authorizer} checks; {@code null} denies everything
-     * @param variables  variable name to expression, evaluated lazily in this environment (VAP/MAP
-     *                   {@code spec.variables}); {@code null} when there are none
+     * @param variables  variable name to expression, in order (VAP/MAP {@code spec.variables}), evaluated
+     *                   in the expression's environment; {@code null} when there are none
      */
     public record Activation(Object object, Object oldObject, Object params, Map<String, Object> request,
                              Object namespaceObject, CelAuthorizer authorizer, Map<String, String> variables) {
@@ -78,7 +75,25 @@ public final class CelEvaluator {
     /** Evaluates an already compiled expression. */
     public static Result evaluate(KubernetesCelEnvironment env, KubernetesCelEnvironment.Compiled compiled,
                                   Activation activation) {
-        Map<String, Object> vars = bindings(env, activation);
+        if (env.declarations().variables() == null) {
+            return evaluate(env, compiled, activation, null);
+        }
+        Map<String, String> failures = new LinkedHashMap<>();
+        Map<String, Object> variables = evaluateVariables(env, activation, failures);
+        Result result = evaluate(env, compiled, activation, variables);
+        if (result.error() != null && !failures.isEmpty()) {
+            for (Map.Entry<String, String> f : failures.entrySet()) {
+                if (result.error().equals("no such key: " + f.getKey())) {
+                    return new Result(null, f.getValue(), null);
+                }
+            }
+        }
+        return result;
+    }
+
+    private static Result evaluate(KubernetesCelEnvironment env, KubernetesCelEnvironment.Compiled compiled,
+                                   Activation activation, Map<String, Object> variables) {
+        Map<String, Object> vars = bindings(env, activation, variables);
         try {
             CelRuntime.Program program = env.runtime().createProgram(compiled.ast());
             long[] steps = {0};
@@ -119,7 +134,8 @@ public final class CelEvaluator {
         }
     }
 
-    private static Map<String, Object> bindings(KubernetesCelEnvironment env, Activation a) {
+    private static Map<String, Object> bindings(KubernetesCelEnvironment env, Activation a,
+                                                Map<String, Object> variables) {
         Map<String, Object> vars = new HashMap<>();
         vars.put("object", toCel(a.object()));
         vars.put("oldObject", toCel(a.oldObject()));
@@ -144,45 +160,37 @@ public final class CelEvaluator {
             }
         }
         if (d.variables() != null) {
-            vars.put("variables", lazyVariables(env, a));
+            vars.put("variables", variables == null ? Map.of() : variables);
         }
         return vars;
     }
 
     /**
-     * {@code variables} as the API server has it: each one evaluated on first use, at most once; a
-     * failing variable fails only the expressions that use it.
+     * {@code variables}: each variable evaluated once, in this environment. The API server evaluates them
+     * lazily, so a failing variable fails only the expressions that use it. cel-java's planner copies a
+     * map activation value, so laziness cannot be kept; instead a failing variable is left out of the map
+     * and an expression that reads it gets upstream's {@code composited variable "x" fails to evaluate}.
      */
-    private static Map<String, Object> lazyVariables(KubernetesCelEnvironment env, Activation a) {
+    private static Map<String, Object> evaluateVariables(KubernetesCelEnvironment env, Activation a,
+                                                         Map<String, String> failures) {
         Map<String, String> expressions = a.variables() == null ? Map.of() : a.variables();
-        Map<String, Object> cache = new HashMap<>();
-        Function<String, Object> eval = name -> cache.computeIfAbsent(name, n -> {
-            Result r = evaluate(env, expressions.get(n), new Activation(a.object(), a.oldObject(), a.params(),
-                    a.request(), a.namespaceObject(), a.authorizer(), a.variables()));
-            if (!r.ok()) {
-                throw new IllegalStateException("variable " + n + ": "
-                        + (r.error() != null ? r.error() : r.compileError()));
+        Map<String, Object> values = new LinkedHashMap<>();
+        Activation inner = new Activation(a.object(), a.oldObject(), a.params(), a.request(), a.namespaceObject(),
+                a.authorizer(), null);
+        for (Map.Entry<String, String> v : expressions.entrySet()) {
+            KubernetesCelEnvironment.Compiled compiled = env.compile(v.getValue());
+            if (!compiled.ok()) {
+                failures.put(v.getKey(), "composited variable \"" + v.getKey() + "\" fails to compile: " + compiled.error());
+                continue;
             }
-            return toCel(r.value());
-        });
-        return new AbstractMap<>() {
-            @Override
-            public Object get(Object key) {
-                return key instanceof String s && expressions.containsKey(s) ? eval.apply(s) : null;
+            Result r = evaluate(env, compiled, inner, values);
+            if (r.ok()) {
+                values.put(v.getKey(), toCel(r.value()));
+            } else {
+                failures.put(v.getKey(), "composited variable \"" + v.getKey() + "\" fails to evaluate: " + r.error());
             }
-
-            @Override
-            public boolean containsKey(Object key) {
-                return expressions.containsKey(key);
-            }
-
-            @Override
-            public Set<Entry<String, Object>> entrySet() {
-                Map<String, Object> all = new LinkedHashMap<>();
-                expressions.keySet().forEach(k -> all.put(k, eval.apply(k)));
-                return all.entrySet();
-            }
-        };
+        }
+        return values;
     }
 
     private static Object path(Object root, String... keys) {

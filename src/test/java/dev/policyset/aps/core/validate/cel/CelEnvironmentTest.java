@@ -1,0 +1,111 @@
+package dev.policyset.aps.core.validate.cel;
+
+import dev.policyset.aps.core.model.KubeVersion;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@link KubernetesCelEnvironment} and {@link CelEvaluator}: version gates, declarations, runtime values. */
+class CelEnvironmentTest {
+    private static KubernetesCelEnvironment env(int minor) {
+        return KubernetesCelEnvironment.create(new KubeVersion(1, minor), KubernetesCelEnvironment.Declarations.validation());
+    }
+
+    private static boolean compiles(int minor, String expression) {
+        return env(minor).compile(expression).ok();
+    }
+
+    @Test
+    void versionGates() {
+        // (compatibility version it appears at, expression)
+        Map<Integer, List<String>> gates = Map.of(
+                28, List.of("optional.of(1).hasValue()", "1 < 1.5", "object.?spec.orValue(1) == 1"),
+                29, List.of("sets.contains([1], [1])", "'%s'.format(['a']) == 'a'", "strings.quote('a') == '\"a\"'"),
+                32, List.of("[1].all(i, v, v > i)", "{'a': 1}.transformMap(k, v, v + 1) == {'a': 2}"),
+                34, List.of("lists.range(3) == [0, 1, 2]", "[2, 1].sort() == [1, 2]"));
+        gates.forEach((minor, expressions) -> expressions.forEach(e -> {
+            assertTrue(compiles(minor, e), e + " should compile at 1." + minor);
+            assertTrue(!compiles(minor - 1, e), e + " should not compile at 1." + (minor - 1));
+        }));
+    }
+
+    @Test
+    void neverAvailable() {
+        for (String e : List.of("cel.bind(x, 1, x) == 1", "math.greatest(1, 2) == 2", "base64.encode(b'a') == 'YQ=='",
+                "'abc'.reverse() == 'cba'")) {
+            assertTrue(!compiles(37, e), e);
+        }
+    }
+
+    @Test
+    void literalChecksFrom129() {
+        // before 1.29 the literal still fails, when the program is built (cel-go folds constant conversions)
+        assertTrue(env(28).compile("duration('1d') == duration('1s')").error().startsWith("program instantiation failed: "));
+        assertTrue(compiles(28, "'a'.matches('(a)\\\\1')"));
+        assertTrue(env(29).compile("duration('1d') == duration('1s')").error().contains("invalid duration argument"));
+        assertTrue(env(29).compile("'a'.matches('(a)\\\\1')").error().contains("invalid matches argument"));
+        assertTrue(env(29).compile("timestamp('yesterday') > timestamp('2020-01-01T00:00:00Z')").error()
+                .contains("invalid timestamp argument"));
+    }
+
+    @Test
+    void literalConversionsFailWhenTheProgramIsBuilt() {
+        assertEquals("program instantiation failed: type conversion error from 'string' to 'int'",
+                env(35).compile("int('abc') == 1").error());
+        assertTrue(env(35).compile("uint(-1) == 1u").error().contains("unsigned integer overflow"));
+    }
+
+    @Test
+    void numbersFromJsonAreNormalised() {
+        CelEvaluator.Activation a = new CelEvaluator.Activation(Map.of("n", 3, "f", 1.5f, "l", List.of(1, 2)),
+                null, null, null, null, null, null);
+        CelEvaluator.Result r = CelEvaluator.evaluate(env(35), "object.n + 1 == 4 && object.f == 1.5 && object.l[1] == 2", a);
+        assertEquals(Boolean.TRUE, r.value(), r::toString);
+        CelEvaluator.Result oldObject = CelEvaluator.evaluate(env(35), "oldObject == null", a);
+        assertEquals(Boolean.TRUE, oldObject.value(), oldObject::toString);
+    }
+
+    @Test
+    void requestFieldsAndErrorWording() {
+        CelEvaluator.Activation a = new CelEvaluator.Activation(null, null, null,
+                Map.of("operation", "CREATE", "userInfo", Map.of("username", "alice")), null, null, null);
+        assertEquals("alice", CelEvaluator.evaluate(env(35), "request.userInfo.username", a).value());
+        assertEquals("division by zero", CelEvaluator.evaluate(env(35), "1 / 0 == 1", a).error());
+        assertEquals("no such key: b", CelEvaluator.evaluate(env(35), "{'a': 1}.b == 1", a).error());
+    }
+
+    @Test
+    void aFailingVariableFailsOnlyItsUsers() {
+        KubernetesCelEnvironment withVariables = KubernetesCelEnvironment.create(new KubeVersion(1, 35),
+                KubernetesCelEnvironment.Declarations.validation().withVariables(
+                        Map.of("big", dev.cel.common.types.SimpleType.BOOL, "broken", dev.cel.common.types.SimpleType.DYN)));
+        CelEvaluator.Activation a = new CelEvaluator.Activation(Map.of("spec", Map.of("replicas", 5)), null, null, null,
+                null, null, Map.of("big", "object.spec.replicas > 3", "broken", "object.spec.missing"));
+        assertEquals(Boolean.TRUE, CelEvaluator.evaluate(withVariables, "variables.big", a).value());
+        String error = CelEvaluator.evaluate(withVariables, "variables.broken == 1", a).error();
+        assertTrue(error != null && error.startsWith("composited variable \"broken\" fails to evaluate: "), error);
+    }
+
+    @Test
+    void mutationObjectsAreMapsOfTheirFields() {
+        KubernetesCelEnvironment mutation = KubernetesCelEnvironment.create(new KubeVersion(1, 35),
+                KubernetesCelEnvironment.Declarations.mutationExpression());
+        CelEvaluator.Result r = CelEvaluator.evaluate(mutation,
+                "Object{metadata: Object.metadata{labels: {'a': 'b'}}}", CelEvaluator.Activation.empty());
+        assertEquals(Map.of("metadata", Map.of("labels", Map.of("a", "b"))), r.value());
+        assertNull(r.error());
+    }
+
+    @Test
+    void runtimeCostIsBounded() {
+        CelEvaluator.Result r = CelEvaluator.evaluate(env(35),
+                "lists.range(2000).all(i, lists.range(2000).all(j, true))", CelEvaluator.Activation.empty());
+        assertTrue(r.error() != null && r.error().contains("cost limit exceeded"), r::toString);
+    }
+}
