@@ -18,9 +18,15 @@ public final class Cidr extends OpaqueValue {
         this.bits = bits;
     }
 
-    /** Kubernetes {@code parseCIDR}: netip.ParsePrefix, then rejects IPv4-mapped IPv6. */
+    /** Kubernetes {@code parseCIDR}: netip.ParsePrefix (error prefixed), then rejects IPv4-mapped IPv6. */
     static Cidr parseKubernetes(String raw) throws IpAddress.ParseException {
-        Cidr c = parsePrefix(raw);
+        Cidr c;
+        try {
+            c = parsePrefix(raw);
+        } catch (IpAddress.ParseException e) {
+            // Upstream's parseCIDR adds this prefix and stringToCIDR adds it again.
+            throw new IpAddress.ParseException("network address parse error during conversion from string: " + e.getMessage());
+        }
         if (c.addr.is4In6()) {
             throw new IpAddress.ParseException("IPv4-mapped IPv6 address " + GoUrl.quote(raw) + " is not allowed");
         }
@@ -43,7 +49,7 @@ public final class Cidr extends OpaqueValue {
         } catch (IpAddress.ParseException e) {
             throw err(s, e.getMessage());
         }
-        if (!ip.is4() && addrPart.indexOf('%') >= 0) {
+        if (!ip.zone().isEmpty()) {
             throw err(s, "IPv6 zones cannot be present in a prefix");
         }
         String bitsStr = s.substring(slash + 1);

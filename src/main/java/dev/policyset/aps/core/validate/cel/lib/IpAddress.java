@@ -12,9 +12,16 @@ import java.util.Arrays;
  */
 public final class IpAddress extends OpaqueValue {
     private final byte[] bytes;
+    /** The zone of a parsed IPv6 address ("" for none); never part of an accepted {@code net.IP}. */
+    private final String zone;
 
     private IpAddress(byte[] bytes) {
+        this(bytes, "");
+    }
+
+    private IpAddress(byte[] bytes, String zone) {
         this.bytes = bytes;
+        this.zone = zone;
     }
 
     /** A parse failure with Go's message. */
@@ -24,19 +31,29 @@ public final class IpAddress extends OpaqueValue {
         }
     }
 
-    /** Kubernetes {@code parseIPAddr}: netip.ParseAddr, then rejects zones and IPv4-mapped IPv6. */
+    /**
+     * Kubernetes {@code parseIPAddr}: netip.ParseAddr (its error prefixed with
+     * {@code IP Address "x" parse error during conversion from string: }), then rejects zones and
+     * IPv4-mapped IPv6 addresses.
+     */
     static IpAddress parseKubernetes(String raw) throws ParseException {
-        if (raw.indexOf('%') >= 0) {
+        IpAddress addr;
+        try {
+            addr = parseAddr(raw);
+        } catch (ParseException e) {
+            throw new ParseException("IP Address " + GoUrl.quote(raw) + " parse error during conversion from string: "
+                    + e.getMessage());
+        }
+        if (!addr.zone.isEmpty()) {
             throw new ParseException("IP address " + GoUrl.quote(raw) + " with zone value is not allowed");
         }
-        IpAddress addr = parseAddr(raw);
         if (addr.is4In6()) {
             throw new ParseException("IPv4-mapped IPv6 address " + GoUrl.quote(raw) + " is not allowed");
         }
         return addr;
     }
 
-    /** Go {@code netip.ParseAddr}; a zone is parsed and dropped (callers reject it first). */
+    /** Go {@code netip.ParseAddr}; a zone is kept in {@link #zone()}. */
     static IpAddress parseAddr(String s) throws ParseException {
         for (int i = 0; i < s.length(); i++) {
             switch (s.charAt(i)) {
@@ -121,7 +138,7 @@ public final class IpAddress extends OpaqueValue {
             ellipsis = 0;
             s = s.substring(2);
             if (s.isEmpty()) {
-                return new IpAddress(ip);
+                return new IpAddress(ip, zone);
             }
         }
         int i = 0;
@@ -204,7 +221,11 @@ public final class IpAddress extends OpaqueValue {
         } else if (ellipsis >= 0) {
             throw err(in, "the :: must expand to at least one field of zeros", s);
         }
-        return new IpAddress(ip);
+        return new IpAddress(ip, zone);
+    }
+
+    String zone() {
+        return zone;
     }
 
     static IpAddress of(byte[] bytes) {

@@ -51,7 +51,7 @@ public final class IpLibrary extends AbstractKubeLibrary {
         try {
             return IpAddress.parseKubernetes(s);
         } catch (IpAddress.ParseException e) {
-            throw error("IP Address %s parse error during conversion from string: %s", GoUrl.quote(s), e.getMessage());
+            throw error(e.getMessage());
         }
     }
 
