@@ -57,10 +57,20 @@ final class GoUrl extends OpaqueValue {
         int hash = raw.indexOf('#');
         String u = hash < 0 ? raw : raw.substring(0, hash);
         String frag = hash < 0 ? "" : raw.substring(hash + 1);
+        GoUrl url;
         try {
-            return parse(u, false, frag.isEmpty() ? "" : unescape(frag, Mode.FRAGMENT));
+            url = parse(u, false, "");
         } catch (UrlException e) {
             throw new UrlException("parse " + quote(u) + ": " + e.getMessage());
+        }
+        if (frag.isEmpty()) {
+            return url;
+        }
+        try {
+            String fragment = unescape(frag, Mode.FRAGMENT);
+            return new GoUrl(url.scheme, url.opaque, url.host, url.path, url.rawPath, url.rawQuery, fragment);
+        } catch (UrlException e) {
+            throw new UrlException("parse " + quote(raw) + ": " + e.getMessage());
         }
     }
 

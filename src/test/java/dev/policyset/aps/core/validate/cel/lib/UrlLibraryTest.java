@@ -60,5 +60,7 @@ class UrlLibraryTest {
         cel.assertEvalError("url('https://a[b]/')", "invalid IP-literal");
         cel.assertEvalError("url('https://a b/')", "invalid character \" \" in host name");
         cel.assertEvalError("url('https://example.com/%zz')", "invalid URL escape \"%zz\"");
+        // ParseRequestURI keeps '#' in the query; url.Parse then rejects the fragment, quoting the whole URL.
+        cel.assertEvalError("url('https://x/?a#%zz')", "parse \"https://x/?a#%zz\": invalid URL escape \"%zz\"");
     }
 }
