@@ -19,7 +19,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * Renders {@code kubectl kustomize config/default} (the complete install) and checks what a cluster admin
  * relies on: least-privilege RBAC, restricted Pod Security, probes, resources, metrics, the CRD from
- * {@code crds/}. Skips, saying why, when kubectl is not on the PATH.
+ * {@code crds/}. Skips, saying why, when kubectl is not on the PATH (fails instead with
+ * {@code -Daps.kubectl.required=true}, as in CI).
  */
 class InstallManifestsTest {
     static final String NAMESPACE = "admission-policy-operator";
@@ -52,6 +53,10 @@ class InstallManifestsTest {
     @BeforeAll
     static void render() {
         var kubectl = ProjectFiles.kubectl();
+        if (kubectl.isEmpty() && Boolean.getBoolean("aps.kubectl.required")) {
+            throw new IllegalStateException("kubectl is not on the PATH and aps.kubectl.required is set (CI): "
+                    + "install kubectl, which bundles kustomize");
+        }
         assumeTrue(kubectl.isPresent(), "kubectl is not on the PATH: cannot render config/default (install kubectl, "
                 + "which bundles kustomize, to run this check)");
         install = ProjectFiles.kustomize(kubectl.get(), ProjectFiles.root().resolve("config/default"));
