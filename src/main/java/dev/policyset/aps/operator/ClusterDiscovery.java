@@ -45,6 +45,11 @@ public class ClusterDiscovery {
         return s;
     }
 
+    /** The start-up check found no cluster: answer without asking it (the operator is about to exit). */
+    public synchronized void unreachable() {
+        snapshot = new Snapshot(Optional.empty(), KubeVersion.NEWEST, false);
+    }
+
     public ManagedKinds managedKinds() {
         return new ManagedKinds(snapshot().mutatingPolicyVersion());
     }

@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.Operator;
 import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.StartupEvent;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Singleton;
@@ -24,13 +25,14 @@ public class OperatorStartup {
     private static final Logger LOG = Logger.getLogger(OperatorStartup.class);
     private volatile boolean started;
 
-    void onStart(@Observes StartupEvent event, KubernetesClient client, ClusterDiscovery discovery, Instance<Operator> operator) {
+    void onStart(@Observes @Priority(1) StartupEvent event, KubernetesClient client, ClusterDiscovery discovery, Instance<Operator> operator) {
         String server = client.getConfiguration().getMasterUrl();
         // Probe without the client's retry backoff (ten retries take ~30 s against a name that does not resolve).
         try (KubernetesClient probe = new KubernetesClientBuilder().withConfig(new ConfigBuilder(client.getConfiguration())
                 .withRequestRetryBackoffLimit(0).withConnectionTimeout(5_000).withRequestTimeout(10_000).build()).build()) {
             probe.getKubernetesVersion();
         } catch (RuntimeException e) {
+            discovery.unreachable();
             fail("cannot reach the Kubernetes API server at " + server + " (" + rootMessage(e) + "). "
                     + "Point KUBECONFIG at a cluster (or run in-cluster) and start again.");
             return;
@@ -38,6 +40,7 @@ public class OperatorStartup {
         try {
             client.resources(AdmissionPolicySet.class).list(new ListOptionsBuilder().withLimit(1L).build());
         } catch (KubernetesClientException e) {
+            discovery.unreachable();
             if (e.getCode() == 404) {
                 fail("the AdmissionPolicySet CRD is not installed on " + server
                         + ": kubectl apply -f crds/ (or install the bundle), then start again.");
