@@ -66,6 +66,11 @@ public class ApsMockServer extends AbstractKubernetesTestResource<KubernetesMock
 
     @Override
     protected void configureServer() {
+        stubDiscovery(server, mapVersion);
+    }
+
+    /** Discovery of admissionregistration.k8s.io: v1 kinds, and MutatingAdmissionPolicy at {@code mapVersion} ("none": absent). */
+    public static void stubDiscovery(KubernetesMockServer server, String mapVersion) {
         String group = "admissionregistration.k8s.io";
         for (String v : List.of("v1", "v1beta1", "v1alpha1")) {
             List<APIResource> resources = new ArrayList<>();
