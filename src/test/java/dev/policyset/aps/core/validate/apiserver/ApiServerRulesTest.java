@@ -121,4 +121,13 @@ class ApiServerRulesTest {
         assertEquals(List.of(), Api.errors(v1Map.replace("/v1\n", "/v1beta1\n"), new KubeVersion(1, 35)));
         assertEquals(List.of("apiVersion NotSupported"), Api.errors(Api.vap(Api.VAP_SPEC).replace("/v1\n", "/v2\n")));
     }
+
+    @Test
+    void conformanceCasesMayAskForANewerServer() {
+        assertEquals(new KubeVersion(1, 36), ConformanceTest.targetFor(""));
+        assertEquals(new KubeVersion(1, 36), ConformanceTest.targetFor("a default 1.36/1.37 server answers 404"));
+        assertEquals(new KubeVersion(1, 37), ConformanceTest.targetFor("kube-apiserver >= 1.37 (gate beta)"));
+        assertEquals(new KubeVersion(1, 37), ConformanceTest.targetFor("Kubernetes 1.37+"));
+        assertEquals(new KubeVersion(1, 38), ConformanceTest.targetFor("at least v1.38"));
+    }
 }

@@ -22,6 +22,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -41,6 +43,9 @@ class ConformanceTest {
     static final Map<String, String> EXCLUDED = Map.of();
 
     private static final KubeVersion TARGET = KubeVersion.NEWEST;
+    private static final Pattern MIN_VERSION = Pattern.compile(
+            "(?:>=|≥|at least|from|since)\\s*(?:kubernetes\\s*|kube-apiserver\\s*)?v?(1\\.\\d+)|v?(1\\.\\d+)\\s*\\+",
+            Pattern.CASE_INSENSITIVE);
     private static final AtomicInteger RUN = new AtomicInteger();
     private static final AtomicInteger AGREED = new AtomicInteger();
 
@@ -74,6 +79,22 @@ class ConformanceTest {
         }
     }
 
+    /**
+     * The suite targets 1.36; a case whose {@code requires} asks for a newer server ("kube-apiserver &gt;= 1.37",
+     * "1.37+", "at least 1.37", "from 1.37") runs at that version instead.
+     */
+    static KubeVersion targetFor(String requires) {
+        Matcher m = MIN_VERSION.matcher(requires);
+        KubeVersion target = TARGET;
+        while (m.find()) {
+            KubeVersion wanted = KubeVersion.parse(m.group(1) != null ? m.group(1) : m.group(2));
+            if (wanted.compareTo(target) > 0) {
+                target = wanted;
+            }
+        }
+        return target;
+    }
+
     private static void runCase(Path file, CelChecker cel) throws Exception {
         RUN.incrementAndGet();
         JsonNode object = Yaml.parse(file.toString(), Files.readString(file)).get(0).content();
@@ -83,7 +104,7 @@ class ConformanceTest {
         AdmissionKind kind = AdmissionKind.fromKind(object.path("kind").asText()).orElseThrow();
         RenderedObject rendered = new RenderedObject(kind, object.path("apiVersion").asText(),
                 object.path("metadata").path("name").asText(""), (ObjectNode) object, "");
-        List<Finding> findings = ApiServerRules.check(rendered, TARGET, cel);
+        List<Finding> findings = ApiServerRules.check(rendered, targetFor(expect.path("requires").asText("")), cel);
 
         Map<String, Integer> actual = new TreeMap<>();
         for (Finding f : findings) {
