@@ -23,7 +23,6 @@ import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelRuntime;
 import dev.cel.runtime.CelRuntimeBuilder;
 import dev.cel.runtime.CelRuntimeFactory;
-import dev.cel.validator.CelAstValidator;
 import dev.cel.validator.CelValidator;
 import dev.cel.validator.CelValidatorBuilder;
 import dev.cel.validator.CelValidatorFactory;
@@ -41,7 +40,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The Kubernetes CEL environment on cel-java: what kube-apiserver builds for admission expressions
@@ -117,7 +115,18 @@ public final class KubernetesCelEnvironment {
         }
     }
 
-    private static final Map<Key, KubernetesCelEnvironment> CACHE = new ConcurrentHashMap<>();
+    /**
+     * Building an environment costs tens of milliseconds; a scope builds one per variable it declares.
+     * Bounded, because the operator is long-running and variable sets vary per policy.
+     */
+    private static final int CACHE_SIZE = 512;
+    private static final Map<Key, KubernetesCelEnvironment> CACHE = java.util.Collections.synchronizedMap(
+            new LinkedHashMap<>(64, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<Key, KubernetesCelEnvironment> eldest) {
+                    return size() > CACHE_SIZE;
+                }
+            });
 
     private record Key(KubeVersion version, boolean params, boolean authorizer, boolean mutation, String variables,
                        Set<String> objectFields) {
@@ -217,8 +226,14 @@ public final class KubernetesCelEnvironment {
                 .map(e -> e.getKey() + ":" + KubeCelTypes.format(e.getValue())).reduce("", (a, b) -> a + "," + b);
         Key key = new Key(celCompatibilityVersion, declarations.params(), declarations.authorizer(),
                 declarations.mutation(), vars, Set.copyOf(objectFields));
-        return CACHE.computeIfAbsent(key,
-                k -> new KubernetesCelEnvironment(celCompatibilityVersion, declarations, k.objectFields()));
+        KubernetesCelEnvironment cached = CACHE.get(key);
+        if (cached != null) {
+            return cached;
+        }
+        KubernetesCelEnvironment created = new KubernetesCelEnvironment(celCompatibilityVersion, declarations,
+                key.objectFields());
+        CACHE.putIfAbsent(key, created);
+        return created;
     }
 
     public KubeVersion version() {
