@@ -10,6 +10,7 @@ import java.util.TreeSet;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
@@ -22,7 +23,8 @@ class BundleInSyncIT {
         Path root = ProjectFiles.root();
         Path qosdk = root.resolve("target/bundle/" + BundleGenerator.PACKAGE);
         if (!Files.isDirectory(qosdk)) {
-            assumeTrue(!hasReconciler(root), qosdk + " is missing although the build has a Reconciler");
+            assertTrue(!hasReconciler(root), qosdk + " is missing although the build has a Reconciler: "
+                    + "is quarkus.operator-sdk.bundle.enabled false?");
             assumeTrue(false, "QOSDK wrote no bundle: the build has no Reconciler yet");
         }
         Map<String, String> expected = BundleGenerator.generate(root, qosdk, ProjectFiles.defaultImage(root));
