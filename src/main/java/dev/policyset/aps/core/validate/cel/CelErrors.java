@@ -67,11 +67,13 @@ final class CelErrors {
         if (msg.contains("/ by zero")) {
             return charAt(expression, offset) == '%' ? "modulus by zero" : "division by zero";
         }
-        if (msg.contains("unsigned") || msg.contains("int out of uint range")) {
+        if (msg.contains("unsigned") || msg.contains("out of uint range")
+                || msg.contains("out of range for uint")) {
             return "unsigned integer overflow";
         }
         if (msg.contains("long overflow") || msg.contains("most negative number wraps")
-                || msg.contains("integer overflow") || msg.contains("out of int range")) {
+                || msg.contains("integer overflow") || msg.contains("out of int range")
+                || msg.contains("out of range for int")) {
             return "integer overflow";
         }
         if (msg.startsWith("For input string") || msg.contains("NumberFormatException")) {
@@ -79,7 +81,7 @@ final class CelErrors {
             return "type conversion error from 'string' to '" + (target.isEmpty() ? "int" : target) + "'";
         }
         if (msg.startsWith("Type conversion error")) {
-            return "t" + msg.substring(1);
+            return ("t" + msg.substring(1)).replaceFirst(": \\[.*\\]$", "");
         }
         if (msg.contains("invalid duration format")) {
             return "type conversion error from 'string' to 'google.protobuf.Duration'";

@@ -380,6 +380,14 @@ public final class KubernetesCelEnvironment {
                 .findFirst();
     }
 
+    private static String typeName(String conversion) {
+        return switch (conversion) {
+            case "duration" -> "google.protobuf.Duration";
+            case "timestamp" -> "google.protobuf.Timestamp";
+            default -> conversion;
+        };
+    }
+
     private static boolean isLiteralConversion(CelExpr e) {
         if (e.getKind() != CelExpr.ExprKind.Kind.CALL) {
             return false;
@@ -396,7 +404,14 @@ public final class KubernetesCelEnvironment {
             runtime.createProgram(sub).eval(Map.of());
             return Optional.empty();
         } catch (CelEvaluationException | RuntimeException e) {
-            return Optional.of(CelErrors.evaluation(e, expression));
+            String message = CelErrors.evaluation(e, expression);
+            var argument = conversion.call().args().get(0).constant();
+            if (argument.getKind() == dev.cel.common.ast.CelConstant.Kind.STRING_VALUE
+                    && !message.startsWith("type conversion error")) {
+                // cel-go: every failed conversion of a string is "type conversion error from 'string' to 'T'"
+                message = "type conversion error from 'string' to '" + typeName(conversion.call().function()) + "'";
+            }
+            return Optional.of(message);
         }
     }
 }

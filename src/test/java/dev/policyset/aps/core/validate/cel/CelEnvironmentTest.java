@@ -59,6 +59,12 @@ class CelEnvironmentTest {
         assertEquals("program instantiation failed: type conversion error from 'string' to 'int'",
                 env(35).compile("int('abc') == 1").error());
         assertTrue(env(35).compile("uint(-1) == 1u").error().contains("unsigned integer overflow"));
+        assertEquals("program instantiation failed: type conversion error from 'string' to 'uint'",
+                env(35).compile("uint('-1') == 1u").error());
+        assertEquals("program instantiation failed: type conversion error from 'string' to 'bool'",
+                env(35).compile("bool('maybe')").error());
+        assertEquals("program instantiation failed: unsigned integer overflow", env(35).compile("uint(1e20) == 1u").error());
+        assertEquals("program instantiation failed: integer overflow", env(35).compile("int(1e19) == 1").error());
     }
 
     @Test
