@@ -175,6 +175,10 @@ public final class CelEvaluator {
                                                          Map<String, String> failures) {
         Map<String, String> expressions = a.variables() == null ? Map.of() : a.variables();
         Map<String, Object> values = new LinkedHashMap<>();
+        // variables compile where variables do: with authorizer, without the mutation types
+        KubernetesCelEnvironment.Declarations d = env.declarations();
+        env = KubernetesCelEnvironment.create(env.version(),
+                new KubernetesCelEnvironment.Declarations(d.params(), true, false, d.variables()));
         Activation inner = new Activation(a.object(), a.oldObject(), a.params(), a.request(), a.namespaceObject(),
                 a.authorizer(), null);
         for (Map.Entry<String, String> v : expressions.entrySet()) {

@@ -36,6 +36,18 @@ public final class KubernetesCelChecker implements CelChecker {
         return new KubeScope(type, type != PolicyType.WEBHOOK && hasParams, version.celCompatibilityVersion());
     }
 
+    /**
+     * The environment an expression of {@code kind} is compiled in, for a policy whose
+     * {@code spec.variables} are {@code variables} (name to expression, in order; empty when it has none).
+     * For evaluating ({@link CelEvaluator}) with the same declarations the check uses.
+     */
+    public KubernetesCelEnvironment environment(PolicyType type, boolean hasParams, KubeVersion serverVersion,
+                                                Map<String, String> variables, ExpressionKind kind) {
+        KubeScope scope = (KubeScope) newScope(type, hasParams, serverVersion);
+        variables.forEach(scope::declareVariable);
+        return scope.environment(kind);
+    }
+
     /** The result type an expression kind must have, as cel-go prints it; empty for "any". */
     static List<String> requiredTypes(ExpressionKind kind) {
         return switch (kind) {

@@ -109,6 +109,22 @@ class CelEnvironmentTest {
     }
 
     @Test
+    void evaluatesAPolicyExpressionWithItsVariables() {
+        Map<String, String> variables = new java.util.LinkedHashMap<>();
+        variables.put("name", "object.metadata.name");
+        variables.put("label", "'app.kubernetes.io/' + variables.name");
+        KubernetesCelEnvironment env = new KubernetesCelChecker().environment(
+                dev.policyset.aps.core.validate.cel.CelChecker.PolicyType.MUTATING, false, new KubeVersion(1, 36),
+                variables, ExpressionKind.MUTATION_JSON_PATCH);
+        CelEvaluator.Activation a = new CelEvaluator.Activation(Map.of("metadata", Map.of("name", "web")), null, null,
+                null, null, null, variables);
+        CelEvaluator.Result r = CelEvaluator.evaluate(env,
+                "[JSONPatch{op: 'add', path: '/metadata/labels/' + jsonpatch.escapeKey(variables.label), value: 'x'}]", a);
+        assertEquals(List.of(Map.of("op", "add", "path", "/metadata/labels/app.kubernetes.io~1web", "value", "x")),
+                r.value(), r::toString);
+    }
+
+    @Test
     void runtimeCostIsBounded() {
         CelEvaluator.Result r = CelEvaluator.evaluate(env(35),
                 "lists.range(2000).all(i, lists.range(2000).all(j, true))", CelEvaluator.Activation.empty());
