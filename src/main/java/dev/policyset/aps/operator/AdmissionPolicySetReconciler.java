@@ -107,6 +107,12 @@ public class AdmissionPolicySetReconciler implements Reconciler<AdmissionPolicyS
     private final int maxFindings;
     private final Duration conflictRecheck;
     private final Map<String, List<Finding>> lastFindings = new ConcurrentHashMap<>();
+    /** Per set uid: what the last successful pass applied (in memory; rebuilt by the next good generation). */
+    private final Map<String, LastGood> lastGood = new ConcurrentHashMap<>();
+
+    private record Target(AdmissionKind kind, String version, String name, GenericKubernetesResource desired) {}
+
+    private record LastGood(long generation, List<Target> objects) {}
 
     public AdmissionPolicySetReconciler(KubernetesClient client, ClusterDiscovery discovery, ClusterObjects objects,
                                         EventRecorder events, OperatorMetrics metrics,
@@ -147,6 +153,10 @@ public class AdmissionPolicySetReconciler implements Reconciler<AdmissionPolicyS
     public UpdateControl<AdmissionPolicySet> reconcile(AdmissionPolicySet set, Context<AdmissionPolicySet> context) {
         Pass pass = new Pass(set, context);
         Outcome outcome = pass.run();
+        if (outcome == Outcome.VALIDATION_FAILED || outcome == Outcome.OWNERSHIP_CONFLICT
+                || outcome == Outcome.DRY_RUN_REJECTED || outcome == Outcome.MUTATING_POLICY_NOT_SERVED) {
+            pass.repairLastGood();
+        }
         metrics.reconciled(outcome);
         lastFindings.put(set.getMetadata().getName(), pass.findings);
         metrics.observe(set.getMetadata().getName(), pass.findings, pass.rows.size());
@@ -345,7 +355,57 @@ public class AdmissionPolicySetReconciler implements Reconciler<AdmissionPolicyS
             if (!pruned.isEmpty()) {
                 events.normal(set, EventRecorder.PRUNED, "deleted " + pruned + ": no longer in the set");
             }
+            List<Target> targets = new ArrayList<>();
+            for (RenderedObject o : rendered) {
+                targets.add(new Target(o.kind(), kinds.versionOf(o.kind()).orElseThrow(), o.name(), desired.get(o.id())));
+            }
+            lastGood.put(set.getMetadata().getUid(), new LastGood(generation, targets));
             return Outcome.APPLIED;
+        }
+
+        /**
+         * While the current generation is blocked, the last good generation's objects are still the set's
+         * promise: an owned object edited or deleted by hand is restored to what that generation applied
+         * (dry run first; an object that is someone else's by now is left alone). Known only to this process:
+         * after a restart, repair waits for the next good generation.
+         */
+        void repairLastGood() {
+            LastGood good = lastGood.get(set.getMetadata().getUid());
+            if (good == null) {
+                return;
+            }
+            List<Target> drifted = new ArrayList<>();
+            for (Target t : good.objects()) {
+                GenericKubernetesResource actual = cached(t.kind(), t.name()).orElse(null);
+                if (actual != null && !name.equals(ClusterObjects.label(actual))) {
+                    continue;
+                }
+                if (actual == null || !inSync(t.desired(), actual)) {
+                    drifted.add(t);
+                }
+            }
+            if (drifted.isEmpty()) {
+                return;
+            }
+            for (Target t : drifted) {
+                try {
+                    objects.dryRun(t.kind(), t.version(), t.desired());
+                } catch (KubernetesClientException e) {
+                    if (isTransient(e)) {
+                        throw e;
+                    }
+                    LOG.warnf("AdmissionPolicySet %s: not restoring %s/%s of generation %d: dry run rejected: %s",
+                            name, t.kind().kind(), t.name(), good.generation(), e.getMessage());
+                    return;
+                }
+            }
+            List<String> restored = new ArrayList<>();
+            for (Target t : drifted) {
+                objects.apply(t.kind(), t.version(), t.desired());
+                restored.add(t.kind().kind() + "/" + t.name());
+            }
+            events.normal(set, EventRecorder.DRIFT_REPAIRED, "restored " + restored + " to the last good generation "
+                    + good.generation() + " (generation " + generation + " is blocked)");
         }
 
         private String firstError() {
@@ -621,6 +681,7 @@ public class AdmissionPolicySetReconciler implements Reconciler<AdmissionPolicyS
         }
         metrics.forget(name);
         lastFindings.remove(name);
+        lastGood.remove(set.getMetadata().getUid());
         return DeleteControl.defaultDelete();
     }
 }

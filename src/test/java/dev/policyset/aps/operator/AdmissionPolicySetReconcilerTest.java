@@ -153,7 +153,19 @@ class AdmissionPolicySetReconcilerTest {
         assertEquals("good message", vapMessage("bad-vap"));
         assertEquals(vapVersion, live(AdmissionKind.VALIDATING_ADMISSION_POLICY, "bad-vap").orElseThrow().getMetadata().getResourceVersion());
         assertEquals(List.of(), writesTo(mark, "/bad-"), "nothing of the bad generation is written");
+        assertEquals("good message", vapMessage("bad-vap"));
         awaitEvent("bad", "ValidationFailed");
+
+        // While blocked, the last good objects are still protected: a hand edit is restored to the last good generation.
+        client.genericKubernetesResources(ManagedKinds.context(AdmissionKind.VALIDATING_ADMISSION_POLICY, "v1"))
+                .withName("bad-vap").edit(r -> {
+                    @SuppressWarnings("unchecked")
+                    Map<String, Object> spec = (Map<String, Object>) r.getAdditionalProperties().get("spec");
+                    spec.put("failurePolicy", "Ignore");
+                    return r;
+                });
+        await().atMost(WAIT).until(() -> "Fail".equals(vapField("bad-vap", "failurePolicy")));
+        assertEquals("good message", vapMessage("bad-vap"), "restored to the last good generation, not the bad one");
 
         // Fixing the spec recovers: Ready flips back, Stalled clears.
         replaceSpec("bad", Sets.six("bad", "fixed message"));
