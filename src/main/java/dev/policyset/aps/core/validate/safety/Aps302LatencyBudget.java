@@ -4,7 +4,6 @@ import dev.policyset.aps.core.validate.Finding;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -39,7 +38,8 @@ public final class Aps302LatencyBudget implements SafetyRule {
         if (webhooks.isEmpty()) {
             return List.of();
         }
-        Map<WebhookRef, List<MatchRule>> rules = new LinkedHashMap<>();
+        // Parallel lists, not a map: identical webhooks in duplicated objects must each count.
+        List<List<MatchRule>> rules = new ArrayList<>();
         Set<String> groups = new TreeSet<>();
         Set<String> resources = new TreeSet<>();
         groups.add(OTHER);
@@ -47,7 +47,7 @@ public final class Aps302LatencyBudget implements SafetyRule {
         resources.add(OTHER + "/" + OTHER);
         for (WebhookRef w : webhooks) {
             List<MatchRule> rs = w.rules();
-            rules.put(w, rs);
+            rules.add(rs);
             for (MatchRule r : rs) {
                 r.groups().stream().filter(g -> !g.equals("*")).forEach(groups::add);
                 for (String res : r.resources()) {
@@ -65,10 +65,9 @@ public final class Aps302LatencyBudget implements SafetyRule {
         // then only looks up booleans (the corpus as one input is ~50 groups x ~250 resources x 4 operations).
         List<String> groupList = List.copyOf(groups);
         List<String> resourceList = List.copyOf(resources);
-        List<WebhookRef> hooks = List.copyOf(rules.keySet());
+        List<WebhookRef> hooks = webhooks;
         List<boolean[][]> matrices = new ArrayList<>(); // per webhook: per rule {groups[], resources[], ops[]}
-        for (WebhookRef w : hooks) {
-            List<MatchRule> rs = rules.get(w);
+        for (List<MatchRule> rs : rules) {
             boolean[][] m = new boolean[rs.size() * 3][];
             for (int i = 0; i < rs.size(); i++) {
                 MatchRule r = rs.get(i);
