@@ -60,7 +60,7 @@ final class StringFormat {
                 continue;
             }
             if (i >= format.length()) {
-                throw new FormatException("unexpected end of string");
+                throw new FormatException("could not parse formatting clause: unexpected end of string");
             }
             if (format.charAt(i) == '%') {
                 i++;
@@ -74,12 +74,12 @@ final class StringFormat {
                     i++;
                 }
                 if (start == i) {
-                    throw new FormatException("unable to find end of precision specifier");
+                    throw new FormatException("could not parse formatting clause: unable to find end of precision specifier");
                 }
                 precision = Integer.parseInt(format.substring(start, i));
             }
             if (i >= format.length()) {
-                throw new FormatException("unable to find end of precision specifier");
+                throw new FormatException("could not parse formatting clause: unable to find end of precision specifier");
             }
             char verb = format.charAt(i++);
             if ("sdfeboxX".indexOf(verb) < 0) {
@@ -425,7 +425,8 @@ final class StringFormat {
         String digits = shortest.unscaledValue().toString();
         int exp = digits.length() - 1 - shortest.scale();
         String sign = d < 0 ? "-" : "";
-        if (exp < -4 || exp >= 21) {
+        // strconv: with the shortest precision, %e is used from exponent 6 (fmt.Println(1e6) is "1e+06")
+        if (exp < -4 || exp >= 6) {
             String mant = digits.length() == 1 ? digits : digits.charAt(0) + "." + digits.substring(1);
             String e = Integer.toString(Math.abs(exp));
             return sign + mant + "e" + (exp < 0 ? "-" : "+") + (e.length() < 2 ? "0" + e : e);

@@ -47,6 +47,9 @@ class CelStringFormatTest {
     @Test
     void stringClauseOfValues() {
         assertEquals("1e+21", eval("'%s'.format([1e21])"));
+        assertEquals("1e+06", eval("'%s'.format([1e6])"));
+        assertEquals("1e+06", eval("string(1e6)"));
+        assertEquals("123456", eval("string(123456.0)"));
         assertEquals("0.0001", eval("'%s'.format([0.0001])"));
         assertEquals("[1, \"a\\n\"]", eval("'%s'.format([[dyn(1), dyn('a\\n')]])"));
         assertEquals("{1:true}", eval("'%s'.format([{1: true}])"));
