@@ -52,8 +52,14 @@ public class OperatorStartup {
         }
         discovery.snapshot();
         LOG.infof("Starting the Admission Policy Operator against %s", server);
-        operator.get().start();
-        started = true;
+        try {
+            operator.get().start();
+            started = true;
+        } catch (RuntimeException e) {
+            // Typically RBAC: an informer may not list a kind, or leader election may not use its Lease.
+            fail("could not start watching the cluster (" + rootMessage(e) + "); check the operator's RBAC "
+                    + "(config/rbac) and, for leader election, the Lease namespace (aps.leader-election.namespace).");
+        }
     }
 
     /** QOSDK stops only an operator it started itself. */
