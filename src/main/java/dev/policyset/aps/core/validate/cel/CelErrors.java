@@ -18,6 +18,8 @@ final class CelErrors {
     private static final Pattern OUT_OF_RANGE = Pattern.compile("(?:Index|Offset) out of (?:range|bounds): (-?\\d+)");
     private static final Pattern SLICE_ARGS = Pattern.compile("Function 'slice' failed with arg\\(s\\) '.*, (-?\\d+), (-?\\d+)'");
     private static final Pattern NO_OVERLOAD = Pattern.compile("No matching overload for function '([^']+)'");
+    private static final Pattern SELECT_ON_NON_MAP =
+            Pattern.compile("Error resolving field '([^']*)'\\. Field selections must be performed on messages or maps");
     private static final Pattern MAP_KEY = Pattern.compile("key '(.*)' is not present in map\\.?");
     private static final Pattern MAP_INSERT = Pattern.compile("Function 'cel.@mapInsert' failed with arg\\(s\\) .*\\{(.*?)=.*\\}'?$");
 
@@ -28,6 +30,13 @@ final class CelErrors {
     /** An evaluation error of {@code expression} in cel-go's words. */
     static String evaluation(Throwable e, String expression) {
         String message = e.getMessage() == null ? e.toString() : e.getMessage();
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t.getClass().getSimpleName().equals("CelAttributeNotFoundException") && t.getMessage() != null
+                    && !t.getMessage().contains(" ")) {
+                // cel-java reports a missing map key by the bare key; cel-go: "no such key: <key>"
+                return "no such key: " + t.getMessage();
+            }
+        }
         if (message.contains("failed with arg(s)") && !message.contains("cel.@mapInsert")) {
             // A function binding threw: its own message (the root cause) is the meaningful one.
             Throwable root = e;
@@ -92,6 +101,11 @@ final class CelErrors {
         Matcher overload = NO_OVERLOAD.matcher(msg);
         if (overload.find()) {
             return "no such overload: " + overload.group(1);
+        }
+        Matcher select = SELECT_ON_NON_MAP.matcher(msg);
+        if (select.find()) {
+            // cel-go: selecting a field of a value that is not a map (null params, a string) is a missing key
+            return "no such key: " + select.group(1);
         }
         Matcher key = MAP_KEY.matcher(msg);
         if (key.find()) {

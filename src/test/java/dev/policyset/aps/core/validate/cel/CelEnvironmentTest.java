@@ -84,6 +84,8 @@ class CelEnvironmentTest {
         assertEquals("alice", CelEvaluator.evaluate(env(35), "request.userInfo.username", a).value());
         assertEquals("division by zero", CelEvaluator.evaluate(env(35), "1 / 0 == 1", a).error());
         assertEquals("no such key: b", CelEvaluator.evaluate(env(35), "{'a': 1}.b == 1", a).error());
+        assertEquals("no such key: b", CelEvaluator.evaluate(env(35), "{'a': 1}['b'] == 1", a).error());
+        assertEquals("no such key: x", CelEvaluator.evaluate(env(35), "params.x == 1", a).error());
     }
 
     @Test
