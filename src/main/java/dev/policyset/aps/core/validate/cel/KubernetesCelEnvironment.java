@@ -315,6 +315,29 @@ public final class KubernetesCelEnvironment {
      * {@code program instantiation failed: ...}.
      */
     public Compiled compile(String expression) {
+        Compiled known = compiled.get(expression);
+        if (known != null) {
+            return known;
+        }
+        Compiled result = compileUncached(expression);
+        compiled.put(expression, result);
+        return result;
+    }
+
+    /**
+     * cel-java rebuilds its checker environment on every check (milliseconds per expression); the
+     * operator validates the same expressions on every reconcile, so results are kept (bounded).
+     */
+    private static final int COMPILED_PER_ENVIRONMENT = 1024;
+    private final Map<String, Compiled> compiled = java.util.Collections.synchronizedMap(
+            new LinkedHashMap<>(64, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<String, Compiled> eldest) {
+                    return size() > COMPILED_PER_ENVIRONMENT;
+                }
+            });
+
+    private Compiled compileUncached(String expression) {
         if (declarations.mutation()) {
             Set<String> fields = fieldNames(expression);
             if (!objectFields.containsAll(fields)) {
