@@ -247,6 +247,20 @@ public final class CelEvaluator {
         if (v instanceof NullValue) {
             return null;
         }
+        if (v instanceof JsonPatchValue p) {
+            return fromCel(p.value());
+        }
+        if (v instanceof List<?> l && l.stream().anyMatch(x -> x instanceof JsonPatchValue || x instanceof Map)) {
+            List<Object> out = new ArrayList<>(l.size());
+            l.forEach(x -> out.add(fromCel(x)));
+            return out;
+        }
+        if (v instanceof Map<?, ?> m && m.values().stream().anyMatch(x -> x instanceof JsonPatchValue
+                || x instanceof Map || x instanceof List)) {
+            Map<Object, Object> out = new LinkedHashMap<>();
+            m.forEach((k, x) -> out.put(k, fromCel(x)));
+            return out;
+        }
         return v;
     }
 }

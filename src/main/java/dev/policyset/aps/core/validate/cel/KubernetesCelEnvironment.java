@@ -182,7 +182,8 @@ public final class KubernetesCelEnvironment {
         if (declarations.mutation()) {
             cb.addLibraries(MutationLibrary.INSTANCE);
             rb.addLibraries(MutationLibrary.INSTANCE);
-            rb.setValueProvider((typeName, fields) -> Optional.of(new LinkedHashMap<>(fields)));
+            rb.setValueProvider((typeName, fields) -> Optional.of(typeName.equals(MutationLibrary.JSON_PATCH.name())
+                    ? new JsonPatchValue(fields) : new LinkedHashMap<>(fields)));
         } else {
             // Struct construction of the request/namespace types is not allowed upstream either; a value
             // provider is still needed by the planner for any struct literal that type-checks.

@@ -108,6 +108,9 @@ class CelEnvironmentTest {
                 "Object{metadata: Object.metadata{labels: {'a': 'b'}}}", CelEvaluator.Activation.empty());
         assertEquals(Map.of("metadata", Map.of("labels", Map.of("a", "b"))), r.value());
         assertNull(r.error());
+        // an empty string field of a JSONPatch is unset, as upstream's JSONPatchVal has it
+        assertEquals(Boolean.TRUE, CelEvaluator.evaluate(mutation,
+                "JSONPatch{op: ''} == JSONPatch{} && !has(JSONPatch{path: ''}.path)", CelEvaluator.Activation.empty()).value());
     }
 
     @Test
