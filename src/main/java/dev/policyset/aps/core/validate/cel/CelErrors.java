@@ -6,8 +6,7 @@ import java.util.regex.Pattern;
 /**
  * Error texts as kube-apiserver (cel-go) words them. cel-java reports the same failures with other
  * words ({@code long overflow} for cel-go's {@code integer overflow}); users, docs and the API server's
- * tests know cel-go's, so evaluation messages are translated here, in one place. Compile issues need no
- * translation: cel-java prints them as cel-go does ({@code ERROR: <input>:L:C: ...}).
+ * tests know cel-go's, so messages are translated here, in one place.
  */
 final class CelErrors {
     private CelErrors() {
@@ -23,9 +22,15 @@ final class CelErrors {
     private static final Pattern MAP_KEY = Pattern.compile("key '(.*)' is not present in map\\.?");
     private static final Pattern MAP_INSERT = Pattern.compile("Function 'cel.@mapInsert' failed with arg\\(s\\) .*\\{(.*?)=.*\\}'?$");
 
+    /**
+     * Compile issues. cel-java prints them as cel-go does ({@code ERROR: <input>:L:C: ...} and the
+     * source excerpt) except that it lists overload candidates, which cel-go does not.
+     */
     static String compileIssues(String issues) {
-        return issues;
+        return CANDIDATES.matcher(issues).replaceAll("");
     }
+
+    private static final Pattern CANDIDATES = Pattern.compile("(?m) \\(candidates: .*\\)$");
 
     /** An evaluation error of {@code expression} in cel-go's words. */
     static String evaluation(Throwable e, String expression) {
