@@ -112,6 +112,10 @@ public final class KubernetesCelChecker implements CelChecker {
         @Override
         public Optional<String> check(ExpressionKind kind, String expression) {
             KubernetesCelEnvironment.Compiled compiled = environment(kind).compile(expression);
+            if (kind == ExpressionKind.VARIABLE) {
+                // a variable checked without being declared (its name is invalid) still makes spec.variables non-empty
+                hasVariables = true;
+            }
             if (!compiled.ok()) {
                 return Optional.of(compiled.error());
             }
