@@ -29,6 +29,7 @@ final class FindingPrinter {
     private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     private static final Comparator<LocatedFinding> ORDER = Comparator
             .comparing((LocatedFinding f) -> f.file() == null ? "" : f.file())
+            .thenComparing(f -> f.finding().object())
             .thenComparing(f -> f.line() == null ? 0 : f.line())
             .thenComparing(LocatedFinding::finding, Finding.ORDER);
 
@@ -49,7 +50,7 @@ final class FindingPrinter {
     private static void text(List<LocatedFinding> findings, ValidationRun.Result result, PrintWriter out, boolean colour) {
         Map<String, List<LocatedFinding>> byObject = new LinkedHashMap<>();
         for (LocatedFinding f : findings) {
-            String where = (f.file() == null ? "" : f.file() + (f.line() == null ? "" : ":" + f.line()) + ": ")
+            String where = (f.file() == null ? "" : f.file() + ": ")
                     + (f.finding().object().isEmpty() ? "(input)" : f.finding().object());
             byObject.computeIfAbsent(where, k -> new ArrayList<>()).add(f);
         }
@@ -65,7 +66,8 @@ final class FindingPrinter {
                         case INFO -> "\u001b[36m" + severity + "\u001b[0m";
                     };
                 }
-                out.println("  " + severity + " " + f.rule() + (f.field().isEmpty() ? "" : " " + f.field()) + ": " + f.message());
+                String line = String.format("%5s", lf.line() == null ? "" : lf.line() + ":");
+                out.println(line + " " + severity + " " + f.rule() + (f.field().isEmpty() ? "" : " " + f.field()) + ": " + f.message());
             }
         });
         long errors = result.count(Severity.ERROR);

@@ -62,7 +62,7 @@ final class RenderCommand implements Callable<Integer> {
             }
             PolicySetReader.Result result = PolicySetReader.read(document.content());
             for (Finding f : result.findings()) {
-                err.println(document.source() + ":" + document.line() + ": " + f.object() + ": " + f.field() + ": " + f.message());
+                err.println(document.source() + ":" + document.lineOf(f.field()) + ": " + f.object() + ": " + f.field() + ": " + f.message());
             }
             if (result.set().isEmpty()) {
                 invalidSet = true;

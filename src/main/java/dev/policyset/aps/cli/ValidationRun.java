@@ -40,7 +40,35 @@ final class ValidationRun {
     }
 
     /** The subjects of some documents and the findings made while reading them. */
-    record Subjects(List<ValidationSubject> subjects, List<LocatedFinding> findings, Map<String, Document> origins) {}
+    record Subjects(List<ValidationSubject> subjects, List<LocatedFinding> findings, Map<String, Origin> origins) {}
+
+    /**
+     * Where an object came from: its document and, for an object a set generated, the member's path in the set
+     * ({@code spec.validatingPolicies[0]}), so that a finding points at the line that needs the fix.
+     */
+    record Origin(Document document, RenderedObject object) {
+        int lineOf(String field) {
+            return document.lineOf(object == null || object.source().isEmpty() ? field : inSet(field));
+        }
+
+        /** The object's field as a path in the set: each member holds what ends up in the object's spec/webhooks. */
+        private String inSet(String field) {
+            String member = object.source();
+            if (field.startsWith("metadata.name")) {
+                return member + ".name";
+            }
+            if (field.startsWith("webhooks")) {
+                return member + "." + field;
+            }
+            if (field.startsWith("spec.") || field.equals("spec")) {
+                String rest = field.substring("spec".length());
+                boolean binding = object.kind() == AdmissionKind.VALIDATING_ADMISSION_POLICY_BINDING
+                        || object.kind() == AdmissionKind.MUTATING_ADMISSION_POLICY_BINDING;
+                return member + (binding ? ".spec" : ".policy") + rest;
+            }
+            return member;
+        }
+    }
 
     private ValidationRun() {}
 
@@ -54,8 +82,9 @@ final class ValidationRun {
         findings.addAll(read.findings());
         Validator validator = new Validator(ValidationOptions.offline(version), cel);
         for (Finding f : validator.validate(read.subjects()).findings()) {
-            Document origin = read.origins().get(f.object());
-            findings.add(new LocatedFinding(f, origin == null ? null : origin.source(), origin == null ? null : origin.line()));
+            Origin origin = read.origins().get(f.object());
+            findings.add(new LocatedFinding(f, origin == null ? null : origin.document().source(),
+                    origin == null ? null : origin.lineOf(f.field())));
         }
         return new Result(List.copyOf(findings), loaded.files(), read.subjects().size(), !loaded.problems().isEmpty());
     }
@@ -64,7 +93,7 @@ final class ValidationRun {
         RenderOptions renderOptions = RenderOptions.forKubeVersion(version);
         List<ValidationSubject> subjects = new ArrayList<>();
         List<LocatedFinding> findings = new ArrayList<>();
-        Map<String, Document> origins = new HashMap<>();
+        Map<String, Origin> origins = new HashMap<>();
         for (Document document : documents) {
             try {
                 read(document, renderOptions, subjects, findings, origins);
@@ -79,7 +108,7 @@ final class ValidationRun {
     }
 
     private static void read(Document document, RenderOptions renderOptions, List<ValidationSubject> subjects,
-                             List<LocatedFinding> findings, Map<String, Document> origins) {
+                             List<LocatedFinding> findings, Map<String, Origin> origins) {
         JsonNode content = document.content();
         if (content.isTextual() && content.asText().isBlank()) {
             return; // a trailing "---" reads as an empty document
@@ -89,14 +118,14 @@ final class ValidationRun {
                 && document.apiVersion().startsWith("admission.policyset.dev/")) {
             PolicySetReader.Result result = PolicySetReader.read(content);
             for (Finding f : result.findings()) {
-                findings.add(new LocatedFinding(f, document.source(), document.line()));
+                findings.add(new LocatedFinding(f, document.source(), document.lineOf(f.field())));
             }
-            origins.putIfAbsent(PolicySetReader.KIND + "/" + document.name(), document);
+            origins.putIfAbsent(PolicySetReader.KIND + "/" + document.name(), new Origin(document, null));
             if (result.set().isPresent()) {
                 PolicySet set = result.set().get();
                 for (RenderedObject object : Renderer.render(set, renderOptions)) {
                     subjects.add(new ValidationSubject(object, set.name(), set.safety()));
-                    origins.putIfAbsent(object.id(), document);
+                    origins.putIfAbsent(object.id(), new Origin(document, object));
                 }
             }
             return;
@@ -107,7 +136,7 @@ final class ValidationRun {
             RenderedObject object = new RenderedObject(admissionKind.get(), document.apiVersion(), document.name(),
                     (ObjectNode) content, "");
             subjects.add(ValidationSubject.bare(object));
-            origins.putIfAbsent(object.id(), document);
+            origins.putIfAbsent(object.id(), new Origin(document, object));
             return;
         }
         String what = !content.isObject() ? "is not a Kubernetes object (no apiVersion/kind mapping)"

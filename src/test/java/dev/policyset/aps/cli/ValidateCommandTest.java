@@ -65,6 +65,46 @@ class ValidateCommandTest {
     }
 
     @Test
+    void findingsPointAtTheLineThatNeedsTheFix(@TempDir Path dir) throws IOException {
+        Path set = dir.resolve("set.yaml");
+        Files.writeString(set, """
+                apiVersion: admission.policyset.dev/v1alpha1
+                kind: AdmissionPolicySet
+                metadata:
+                  name: lines
+                spec:
+                  validatingPolicies:
+                    - name: typo
+                      policy:
+                        matchConstraints:
+                          resourceRules:
+                            - apiGroups: [apps]
+                              apiVersions: [v1]
+                              operations: [CREATE]
+                              resources: [deployments]
+                        validations:
+                          - expression: "object.metadata.name.startWith('x')"
+                """);
+        Path bare = dir.resolve("bare.yaml");
+        Files.writeString(bare, POLICY.replace("name: require-team", "name: Upper-Case"));
+        JsonNode root = json(run("validate", "--output", "json", set.toString(), bare.toString()));
+        int expressionLine = -1;
+        int nameLine = -1;
+        for (JsonNode f : root.get("findings")) {
+            if (f.get("field").asText().equals("spec.validations[0].expression")) {
+                assertEquals(set.toString(), f.get("file").asText());
+                expressionLine = f.get("line").asInt();
+            }
+            if (f.get("field").asText().equals("metadata.name") && f.get("object").asText().contains("Upper-Case")) {
+                assertEquals(bare.toString(), f.get("file").asText());
+                nameLine = f.get("line").asInt();
+            }
+        }
+        assertEquals(16, expressionLine, "the CEL error is on the member's expression line: " + root);
+        assertEquals(4, nameLine, "the name error is on metadata.name: " + root);
+    }
+
+    @Test
     void jsonHasExactlyTheContractShape() throws IOException {
         RenderCommandTest.Run r = run("validate", "--output", "json", "config/samples/unsafe-fail-closed-webhook.yaml");
         JsonNode root = json(r);
@@ -218,8 +258,9 @@ class ValidateCommandTest {
     void textOutputGroupsFindingsPerObjectWithoutColourWhenNotATerminal() {
         RenderCommandTest.Run r = run("validate", "config/samples/unsafe-fail-closed-webhook.yaml");
         assertFalse(r.out().contains("\u001b["), "no ANSI colour when stdout is not a terminal");
-        assertTrue(r.out().contains("config/samples/unsafe-fail-closed-webhook.yaml:5: ValidatingWebhookConfiguration/catch-all-validator\n"), r.out());
-        assertTrue(r.out().contains("  error   APS201 webhooks[0].namespaceSelector: "), r.out());
+        assertTrue(r.out().startsWith("config/samples/unsafe-fail-closed-webhook.yaml: ValidatingWebhookConfiguration/catch-all-validator\n"), r.out());
+        assertEquals(1, r.out().split("catch-all-validator\n", -1).length - 1, "one heading per object: " + r.out());
+        assertTrue(r.out().contains("  17: error   APS201 webhooks[0].namespaceSelector: "), r.out());
         assertTrue(r.out().strip().endsWith("error(s), 3 warning(s)"), r.out());
     }
 

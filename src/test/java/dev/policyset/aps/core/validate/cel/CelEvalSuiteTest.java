@@ -48,15 +48,17 @@ class CelEvalSuiteTest {
     /**
      * Cases whose expectation we believe is wrong: "file/case" to the reason and the upstream evidence.
      */
-    static final Map<String, String> EXCLUDED = Map.of();
+    static final Map<String, String> EXCLUDED = Map.of(
+            "semver/normalize-short-with-prerelease", "k8s.io/apiserver pkg/cel/library/semverlib.go normalizeAndParse"
+                    + " splits '1.2-rc.1' with strings.SplitN(s, \".\", 3) into three parts, so the short-version"
+                    + " check never runs and blang/semver's Parse fails instead: Invalid character(s) found in minor"
+                    + " number \"2-rc\" (SemverLibraryTest covers it). The expected message needs e.g. '1.2-rc'.");
 
     /**
      * Cases we agree with but do not pass yet: "file/case" to what is missing. Skipped (not failed) so the
      * build stays usable; each one is a bug to fix, listed in the report.
      */
-    static final Map<String, String> KNOWN_GAPS = Map.of(
-            "semver/normalize-short-with-prerelease", "semver library: normalize=true of a short version with a"
-                    + " pre-release ('1.2-rc') should fail like blang/semver's ParseTolerant");
+    static final Map<String, String> KNOWN_GAPS = Map.of();
 
     /** Libraries of the other package, by file name; their cases skip while the library is missing. */
     private static final List<String> KUBERNETES_LIBRARIES =
