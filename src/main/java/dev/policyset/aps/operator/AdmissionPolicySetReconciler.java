@@ -102,7 +102,7 @@ public class AdmissionPolicySetReconciler implements Reconciler<AdmissionPolicyS
     private final ClusterObjects objects;
     private final EventRecorder events;
     private final OperatorMetrics metrics;
-    private final CelChecker cel = CelCheckers.kubernetesOrAcceptAll();
+    private final CelChecker cel = CelCheckers.kubernetes();
     private final Clock clock;
     private final int maxFindings;
     private final Duration conflictRecheck;

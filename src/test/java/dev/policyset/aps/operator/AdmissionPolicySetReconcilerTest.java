@@ -405,6 +405,23 @@ class AdmissionPolicySetReconcilerTest {
         assertCondition(warned, "Ready", "True", "Applied");
     }
 
+    @Test
+    @Order(15)
+    void aCelErrorIsAFindingBeforeAnyRequestToTheCluster() {
+        int mark = ApsMockServer.dispatcher().mark();
+        AdmissionPolicySet set = Sets.validating("typo", "typo-a");
+        set.getSpec().getValidatingPolicies().get(0).getPolicy().getValidations().get(0).setExpression("has(objekt.metadata.labels)");
+        create(set);
+        AdmissionPolicySet stalled = await().atMost(WAIT).until(() -> get("typo"), s -> conditionIs(s, "Stalled", "True"));
+        assertCondition(stalled, "Validated", "False", "ValidationFailed");
+        FindingStatus f = stalled.getStatus().getFindings().stream().filter(x -> x.getRule().equals("api/Invalid"))
+                .findFirst().orElseThrow(() -> new AssertionError(stalled.getStatus().getFindings().toString()));
+        assertEquals("ValidatingAdmissionPolicy/typo-a", f.getObject());
+        assertEquals("spec.validations[0].expression", f.getField());
+        assertEquals(List.of(), ApsMockServer.dispatcher().since(mark).stream()
+                .filter(r -> r.path().contains("/typo-")).toList(), "no dry run, no apply, not even a lookup");
+    }
+
     // ------------------------------------------------------------------------------------------------ helpers
 
     private AdmissionPolicySet create(AdmissionPolicySet set) {
