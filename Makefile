@@ -35,9 +35,17 @@ test: ## Run all tests (unit, golden, mock-server, and the ../shared suites when
 run: build ## Run the operator against the current kubeconfig (install the CRD first: make install).
 	java -jar target/quarkus-app/quarkus-run.jar
 
+BENCH_SETS ?= 100
+SHARED ?= ../shared
+
 .PHONY: bench
-bench: ## Benchmark the operator against the mock server (placeholder).
-	@echo "bench: not wired yet"
+bench: build ## Benchmarks: validate vs bare CEL compile over the corpus, then the operator on the mock server (BENCH_SETS=1000).
+	$(APS) bench --warmup 3 --iterations 5 $(SHARED)/corpus
+	$(MVN) test -Dtest=ReconcileBenchmark -Daps.bench.sets=$(BENCH_SETS) -Dsurefire.failIfNoSpecifiedTests=false
+
+.PHONY: test-apiserver
+test-apiserver: ## Opt-in real-cluster suite (SSA field ownership); KUBECONFIG must point at a disposable cluster.
+	$(MVN) test -Dtest=FieldOwnershipApiServerTest -Daps.apiserver=true -Dsurefire.failIfNoSpecifiedTests=false
 
 .PHONY: verify
 verify: ## Drift checks: crds/, bundle/ and config/rbac against the build; config/ renders; install.yaml builds.

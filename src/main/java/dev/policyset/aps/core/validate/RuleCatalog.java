@@ -26,6 +26,8 @@ public final class RuleCatalog {
         SUMMARIES.put("APS403", "The set claims an object it does not own");
         SUMMARIES.put("APS404", "Two objects of the same kind and name in one input");
         SUMMARIES.put("APS501", "A webhook's service has no caBundle and no cert-manager injection annotation");
+        SUMMARIES.put("APS601", "The cluster's type check of an applied ValidatingAdmissionPolicy warns");
+        SUMMARIES.put("cel/Unchecked", "The CEL checker failed on this expression; it was not checked");
     }
 
     private RuleCatalog() {}
