@@ -2,6 +2,7 @@ package dev.policyset.aps.core.validate.apiserver;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.policyset.aps.core.render.Names;
+import dev.policyset.aps.core.validate.cel.lib.GoUrl;
 
 /**
  * A webhook's {@code clientConfig}: exactly one of {@code url} / {@code service}
@@ -29,8 +30,8 @@ final class ClientConfigValidation {
         GoUrl parsed;
         try {
             parsed = GoUrl.parse(url);
-        } catch (IllegalArgumentException e) {
-            errors.required(path, "url must be a valid URL: parse " + Errors.quote(url) + ": " + e.getMessage() + URL_FORM);
+        } catch (GoUrl.UrlException e) {
+            errors.required(path, "url must be a valid URL: " + e.getMessage() + URL_FORM);
             return;
         }
         if (!parsed.scheme().equals("https")) {

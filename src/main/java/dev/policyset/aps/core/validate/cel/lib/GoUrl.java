@@ -14,10 +14,13 @@ import java.util.Objects;
 /**
  * A port of the parts of Go's {@code net/url} the Kubernetes URL library and the {@code uri} format use:
  * {@code Parse}, {@code ParseRequestURI}, {@code Hostname}, {@code Port}, {@code EscapedPath},
- * {@code Query}. Error messages are Go's ({@code parse "x": invalid port ":c" after host}).
+ * {@code Query}. Error messages are Go's ({@code parse "x": invalid port ":c" after host}). The API-server rules use
+ * it too, for webhook {@code clientConfig.url}: one port of {@code net/url}, not two.
  */
-final class GoUrl extends OpaqueValue {
+public final class GoUrl extends OpaqueValue {
     final String scheme;
+    /** The user info before '@' in the authority, unescaped; null when there is none (Go's {@code User == nil}). */
+    final String user;
     final String opaque;
     final String host;
     final String path;
@@ -25,9 +28,10 @@ final class GoUrl extends OpaqueValue {
     final String rawQuery;
     final String fragment;
 
-    private GoUrl(String scheme, String opaque, String host, String path, String rawPath, String rawQuery,
+    private GoUrl(String scheme, String user, String opaque, String host, String path, String rawPath, String rawQuery,
                   String fragment) {
         this.scheme = scheme;
+        this.user = user;
         this.opaque = opaque;
         this.host = host;
         this.path = path;
@@ -37,7 +41,7 @@ final class GoUrl extends OpaqueValue {
     }
 
     /** Thrown with Go's error text. */
-    static final class UrlException extends Exception {
+    public static final class UrlException extends Exception {
         UrlException(String message) {
             super(message);
         }
@@ -53,7 +57,7 @@ final class GoUrl extends OpaqueValue {
     }
 
     /** Go {@code url.Parse}. */
-    static GoUrl parse(String raw) throws UrlException {
+    public static GoUrl parse(String raw) throws UrlException {
         int hash = raw.indexOf('#');
         String u = hash < 0 ? raw : raw.substring(0, hash);
         String frag = hash < 0 ? "" : raw.substring(hash + 1);
@@ -68,7 +72,7 @@ final class GoUrl extends OpaqueValue {
         }
         try {
             String fragment = unescape(frag, Mode.FRAGMENT);
-            return new GoUrl(url.scheme, url.opaque, url.host, url.path, url.rawPath, url.rawQuery, fragment);
+            return new GoUrl(url.scheme, url.user, url.opaque, url.host, url.path, url.rawPath, url.rawQuery, fragment);
         } catch (UrlException e) {
             throw new UrlException("parse " + quote(raw) + ": " + e.getMessage());
         }
@@ -85,7 +89,7 @@ final class GoUrl extends OpaqueValue {
             throw new UrlException("empty url");
         }
         if (raw.equals("*")) {
-            return new GoUrl("", "", "", "*", "", "", fragment);
+            return new GoUrl("", null, "", "", "*", "", "", fragment);
         }
         String scheme = "";
         String rest = raw;
@@ -122,7 +126,7 @@ final class GoUrl extends OpaqueValue {
         }
         if (!rest.startsWith("/")) {
             if (!scheme.isEmpty()) {
-                return new GoUrl(scheme, rest, "", "", "", rawQuery, fragment);
+                return new GoUrl(scheme, null, rest, "", "", "", rawQuery, fragment);
             }
             if (viaRequest) {
                 throw new UrlException("invalid URI for request");
@@ -134,6 +138,7 @@ final class GoUrl extends OpaqueValue {
             }
         }
         String host = "";
+        String user = null;
         if ((!scheme.isEmpty() || !viaRequest && !rest.startsWith("///")) && rest.startsWith("//")) {
             String authority = rest.substring(2);
             rest = "";
@@ -142,16 +147,20 @@ final class GoUrl extends OpaqueValue {
                 rest = authority.substring(slash);
                 authority = authority.substring(0, slash);
             }
-            host = parseAuthority(authority);
+            String[] hostAndUser = parseAuthority(authority);
+            host = hostAndUser[0];
+            user = hostAndUser[1];
         }
         String path = unescape(rest, Mode.PATH);
         String rawPath = escape(path, Mode.PATH).equals(rest) ? "" : rest;
-        return new GoUrl(scheme, "", host, path, rawPath, rawQuery, fragment);
+        return new GoUrl(scheme, user, "", host, path, rawPath, rawQuery, fragment);
     }
 
-    private static String parseAuthority(String authority) throws UrlException {
+    /** The host and the unescaped user info (null without '@'). */
+    private static String[] parseAuthority(String authority) throws UrlException {
         int at = authority.lastIndexOf('@');
         String host = parseHost(at < 0 ? authority : authority.substring(at + 1));
+        String user = null;
         if (at >= 0) {
             String userinfo = authority.substring(0, at);
             for (int i = 0; i < userinfo.length(); i++) {
@@ -162,9 +171,29 @@ final class GoUrl extends OpaqueValue {
                     throw new UrlException("net/url: invalid userinfo");
                 }
             }
-            unescape(userinfo, Mode.USER);
+            user = unescape(userinfo, Mode.USER);
         }
+        return new String[] {host, user};
+    }
+
+    public String scheme() {
+        return scheme;
+    }
+
+    public String user() {
+        return user;
+    }
+
+    public String host() {
         return host;
+    }
+
+    public String rawQuery() {
+        return rawQuery;
+    }
+
+    public String fragment() {
+        return fragment;
     }
 
     private static String parseHost(String host) throws UrlException {
