@@ -53,8 +53,8 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--mode", defaultValue = "both", description = "${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
     Mode mode;
 
-    @Option(names = "--kube-version", defaultValue = "1.36", paramLabel = "X.Y")
-    String kubeVersion;
+    @picocli.CommandLine.Mixin
+    KubeVersionOption kubeVersion;
 
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -62,7 +62,7 @@ final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        KubeVersion version = KubeVersion.parse(kubeVersion);
+        KubeVersion version = kubeVersion.version;
         InputFiles.Loaded loaded = InputFiles.load(paths);
         List<ValidationSubject> subjects = ValidationRun.subjects(loaded.documents(), version).subjects();
         List<String> expressions = new ArrayList<>();

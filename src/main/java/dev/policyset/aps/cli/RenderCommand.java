@@ -1,7 +1,6 @@
 package dev.policyset.aps.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.policyset.aps.core.model.KubeVersion;
 import dev.policyset.aps.core.model.PolicySetReader;
 import dev.policyset.aps.core.render.RenderOptions;
 import dev.policyset.aps.core.render.RenderedObject;
@@ -10,7 +9,6 @@ import dev.policyset.aps.core.validate.Finding;
 import dev.policyset.aps.core.yaml.Document;
 import dev.policyset.aps.core.yaml.Yaml;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.io.PrintWriter;
@@ -33,9 +31,8 @@ final class RenderCommand implements Callable<Integer> {
     @Parameters(paramLabel = "PATH", arity = "1..*", description = "Files or directories (searched recursively for .yaml, .yml, .json).")
     List<Path> paths;
 
-    @Option(names = "--kube-version", paramLabel = "X.Y", defaultValue = "1.36",
-            description = "Target Kubernetes version; picks the MutatingAdmissionPolicy API version (default: ${DEFAULT-VALUE}).")
-    String kubeVersion;
+    @picocli.CommandLine.Mixin
+    KubeVersionOption kubeVersion;
 
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -44,13 +41,7 @@ final class RenderCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        RenderOptions options;
-        try {
-            options = RenderOptions.forKubeVersion(KubeVersion.parse(kubeVersion));
-        } catch (IllegalArgumentException e) {
-            err.println("aps render: --kube-version: " + e.getMessage());
-            return ExitCodes.USAGE_OR_INPUT;
-        }
+        RenderOptions options = RenderOptions.forKubeVersion(kubeVersion.version);
         InputFiles.Loaded loaded = InputFiles.load(paths);
         loaded.problems().forEach(p -> err.println("aps render: " + p));
 

@@ -1,6 +1,5 @@
 package dev.policyset.aps.cli;
 
-import dev.policyset.aps.core.model.KubeVersion;
 import dev.policyset.aps.core.validate.Severity;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -33,9 +32,8 @@ final class ValidateCommand implements Callable<Integer> {
             description = "Output format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
     FindingPrinter.Format output;
 
-    @Option(names = "--kube-version", paramLabel = "X.Y", defaultValue = "1.36",
-            description = "Target Kubernetes version for the API-server rules and CEL environment (default: ${DEFAULT-VALUE}).")
-    String kubeVersion;
+    @picocli.CommandLine.Mixin
+    KubeVersionOption kubeVersion;
 
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -44,19 +42,7 @@ final class ValidateCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        KubeVersion version;
-        try {
-            version = KubeVersion.parse(kubeVersion);
-        } catch (IllegalArgumentException e) {
-            err.println("aps validate: --kube-version: " + e.getMessage());
-            return ExitCodes.USAGE_OR_INPUT;
-        }
-        if (version.compareTo(KubeVersion.OLDEST) < 0 || version.compareTo(KubeVersion.NEWEST) > 0) {
-            err.println("aps validate: --kube-version: " + version + " is not supported; use "
-                    + KubeVersion.OLDEST + " to " + KubeVersion.NEWEST);
-            return ExitCodes.USAGE_OR_INPUT;
-        }
-        ValidationRun.Result result = ValidationRun.run(paths, version, CelCheckers.forCli());
+        ValidationRun.Result result = ValidationRun.run(paths, kubeVersion.version, CelCheckers.forCli());
         result.findings().stream().filter(f -> f.finding().rule().equals(ValidationRun.UNREADABLE))
                 .forEach(f -> err.println("aps validate: " + f.file() + ":" + f.line() + ": " + f.finding().message()));
         FindingPrinter.print(output, result, out, output == FindingPrinter.Format.text && useColour());

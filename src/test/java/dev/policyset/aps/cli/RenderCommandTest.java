@@ -60,6 +60,16 @@ class RenderCommandTest {
     }
 
     @Test
+    void unsupportedKubeVersionIsAUsageErrorForEveryCommand() {
+        for (String command : new String[] {"render", "validate"}) {
+            Run run = run(command, "--kube-version", "1.29", "config/samples/");
+            assertEquals(ExitCodes.USAGE_OR_INPUT, run.exit(), command);
+            assertTrue(run.err().contains("1.29 is not supported; use 1.30 to 1.36"), command + ": " + run.err());
+            assertEquals("", run.out(), command);
+        }
+    }
+
+    @Test
     void yamlSyntaxErrorNamesFileAndLineAndExits2(@TempDir Path dir) throws Exception {
         Path bad = dir.resolve("bad.yaml");
         Files.writeString(bad, "apiVersion: v1\nkind: [oops\nmetadata: {}\n");
