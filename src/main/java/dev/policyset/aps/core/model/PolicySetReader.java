@@ -154,81 +154,80 @@ public final class PolicySetReader {
         return new SafetySettings(SafetySettings.Enforcement.valueOf(enforcement.toUpperCase(Locale.ROOT)), exemptions);
     }
 
-    private List<PolicyMember> readPolicies(JsonNode spec, String field) {
-        List<PolicyMember> members = new ArrayList<>();
+    /** Reads one member from its object, or returns null after reporting why it cannot be read. */
+    @FunctionalInterface
+    private interface MemberReader<T> {
+        T read(JsonNode member, String path, String name);
+    }
+
+    /**
+     * The members of the list {@code parent.field}: each must be an object with a name unique in the list; the
+     * rest of each member is up to {@code reader}.
+     */
+    private <T> List<T> readMembers(JsonNode parent, String parentPath, String field, String shape, MemberReader<T> reader) {
+        List<T> members = new ArrayList<>();
         Set<String> names = new HashSet<>();
-        ArrayNode list = readList(spec, field, "spec." + field);
+        String listPath = parentPath.isEmpty() ? field : parentPath + "." + field;
+        ArrayNode list = readList(parent, field, listPath);
         for (int i = 0; list != null && i < list.size(); i++) {
-            String path = "spec." + field + "[" + i + "]";
+            String path = listPath + "[" + i + "]";
             JsonNode m = list.get(i);
             if (!m.isObject()) {
-                invalid(path, "must be an object with name, policy and optionally bindings");
+                invalid(path, "must be an object with " + shape);
                 continue;
             }
-            String name = memberName(m, path, names);
-            JsonNode policy = m.get("policy");
-            if (policy == null || policy.isNull()) {
-                required(path + ".policy", "give the policy's spec");
-                continue;
+            T member = reader.read(m, path, memberName(m, path, names));
+            if (member != null) {
+                members.add(member);
             }
-            if (!policy.isObject()) {
-                invalid(path + ".policy", "must be an object (the policy's spec)");
-                continue;
-            }
-            Optional<List<BindingMember>> bindings = Optional.empty();
-            ArrayNode bindingList = readList(m, "bindings", path + ".bindings");
-            if (bindingList != null) {
-                List<BindingMember> read = new ArrayList<>();
-                Set<String> bindingNames = new HashSet<>();
-                for (int j = 0; j < bindingList.size(); j++) {
-                    String bpath = path + ".bindings[" + j + "]";
-                    JsonNode b = bindingList.get(j);
-                    if (!b.isObject()) {
-                        invalid(bpath, "must be an object with name and spec");
-                        continue;
-                    }
-                    String bname = memberName(b, bpath, bindingNames);
-                    JsonNode bspec = b.get("spec");
-                    if (bspec != null && !bspec.isNull() && !bspec.isObject()) {
-                        invalid(bpath + ".spec", "must be an object (the binding's spec)");
-                        continue;
-                    }
-                    read.add(new BindingMember(bname, bpath, stringMap(b, "labels", bpath), stringMap(b, "annotations", bpath),
-                            bspec == null || bspec.isNull() ? null : (ObjectNode) bspec));
-                }
-                bindings = Optional.of(read);
-            }
-            members.add(new PolicyMember(name, path, stringMap(m, "labels", path), stringMap(m, "annotations", path),
-                    (ObjectNode) policy, bindings));
         }
         return members;
     }
 
-    private List<WebhookMember> readWebhooks(JsonNode spec, String field) {
-        List<WebhookMember> members = new ArrayList<>();
-        Set<String> names = new HashSet<>();
-        ArrayNode list = readList(spec, field, "spec." + field);
-        for (int i = 0; list != null && i < list.size(); i++) {
-            String path = "spec." + field + "[" + i + "]";
-            JsonNode m = list.get(i);
-            if (!m.isObject()) {
-                invalid(path, "must be an object with name and webhooks");
-                continue;
+    private List<PolicyMember> readPolicies(JsonNode spec, String field) {
+        return readMembers(spec, "spec", field, "name, policy and optionally bindings", (m, path, name) -> {
+            JsonNode policy = m.get("policy");
+            if (policy == null || policy.isNull()) {
+                required(path + ".policy", "give the policy's spec");
+                return null;
             }
-            String name = memberName(m, path, names);
+            if (!policy.isObject()) {
+                invalid(path + ".policy", "must be an object (the policy's spec)");
+                return null;
+            }
+            // absent (a default binding is generated) differs from [] (none)
+            Optional<List<BindingMember>> bindings = readList(m, "bindings", path + ".bindings") == null
+                    ? Optional.empty()
+                    : Optional.of(readMembers(m, path, "bindings", "name and spec", this::readBinding));
+            return new PolicyMember(name, path, stringMap(m, "labels", path), stringMap(m, "annotations", path),
+                    (ObjectNode) policy, bindings);
+        });
+    }
+
+    private BindingMember readBinding(JsonNode b, String path, String name) {
+        JsonNode spec = b.get("spec");
+        if (spec != null && !spec.isNull() && !spec.isObject()) {
+            invalid(path + ".spec", "must be an object (the binding's spec)");
+            return null;
+        }
+        return new BindingMember(name, path, stringMap(b, "labels", path), stringMap(b, "annotations", path),
+                spec == null || spec.isNull() ? null : (ObjectNode) spec);
+    }
+
+    private List<WebhookMember> readWebhooks(JsonNode spec, String field) {
+        return readMembers(spec, "spec", field, "name and webhooks", (m, path, name) -> {
             JsonNode webhooks = m.get("webhooks");
             if (webhooks == null || webhooks.isNull()) {
                 required(path + ".webhooks", "list the configuration's webhooks");
-                continue;
+                return null;
             }
             if (!webhooks.isArray()) {
                 invalid(path + ".webhooks", "must be a list of webhooks");
-                continue;
+                return null;
             }
-            members.add(new WebhookMember(name, path, stringMap(m, "labels", path), stringMap(m, "annotations", path),
-                    (ArrayNode) webhooks));
-        }
-        return members;
+            return new WebhookMember(name, path, stringMap(m, "labels", path), stringMap(m, "annotations", path),
+                    (ArrayNode) webhooks);
+        });
     }
 
     private String memberName(JsonNode member, String path, Set<String> seen) {

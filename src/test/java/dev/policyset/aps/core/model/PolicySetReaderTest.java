@@ -108,6 +108,27 @@ class PolicySetReaderTest {
     }
 
     @Test
+    void bindingsAreCheckedLikeMembers() throws Exception {
+        PolicySetReader.Result r = read("""
+                  validatingPolicies:
+                    - {name: a, policy: {}, bindings: {}}
+                    - name: b
+                      policy: {}
+                      bindings: [{name: b-1}, {name: b-1}, "text", {name: b-2, spec: []}]
+                  mutatingWebhooks:
+                    - {name: w}
+                    - {name: x, webhooks: {}}
+                """);
+        assertEquals(List.of(
+                "spec.mutatingWebhooks[0].webhooks api/Required",
+                "spec.mutatingWebhooks[1].webhooks api/Invalid",
+                "spec.validatingPolicies[0].bindings api/Invalid",
+                "spec.validatingPolicies[1].bindings[1].name api/Duplicate",
+                "spec.validatingPolicies[1].bindings[2] api/Invalid",
+                "spec.validatingPolicies[1].bindings[3].spec api/Invalid"), fieldsAndRules(r));
+    }
+
+    @Test
     void missingSpecAndNameAreRequired() throws Exception {
         PolicySetReader.Result r = PolicySetReader.read(Yaml.parse("t", "kind: AdmissionPolicySet\nmetadata: {}\n").get(0).content());
         assertEquals(List.of("metadata.name api/Required", "spec api/Required"), fieldsAndRules(r));
