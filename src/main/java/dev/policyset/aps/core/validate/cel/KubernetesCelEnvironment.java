@@ -135,7 +135,13 @@ public final class KubernetesCelEnvironment {
     private final KubeVersion version;
     private final Declarations declarations;
     private final CelCompiler compiler;
-    private final CelRuntime runtime;
+    /**
+     * Built on first use: checking needs no runtime (only evaluation and the rare literal-conversion fold do),
+     * and a scope makes one environment per variable it declares, so building runtimes eagerly cost about a
+     * quarter of a validation run.
+     */
+    private final CelRuntimeBuilder runtimeBuilder;
+    private CelRuntime runtime;
     private final CelValidator validator;
     private final List<KubeCelLibrary> libraries;
 
@@ -205,9 +211,10 @@ public final class KubernetesCelEnvironment {
             cb.addVar("variables", variablesType(declarations.variables()));
         }
         this.compiler = cb.build();
-        this.runtime = rb.build();
+        this.runtimeBuilder = rb;
 
-        CelValidatorBuilder vb = CelValidatorFactory.standardCelValidatorBuilder(compiler, runtime)
+        // The AST validators below only inspect the tree; none evaluates, so they need no real runtime.
+        CelValidatorBuilder vb = CelValidatorFactory.standardCelValidatorBuilder(compiler, VALIDATOR_RUNTIME)
                 .addAstValidators(HomogeneousLiteralValidator.newInstance("format", "lists.@sortByAssociatedKeys"));
         if (atLeast(1, 29)) {
             vb.addAstValidators(LiteralValidator.INSTANCE, StringFormatLibrary.VALIDATOR);
@@ -253,9 +260,14 @@ public final class KubernetesCelEnvironment {
         return declarations;
     }
 
-    CelRuntime runtime() {
+    synchronized CelRuntime runtime() {
+        if (runtime == null) {
+            runtime = runtimeBuilder.build();
+        }
         return runtime;
     }
+
+    private static final CelRuntime VALIDATOR_RUNTIME = CelRuntimeFactory.standardCelRuntimeBuilder().build();
 
     private boolean atLeast(int major, int minor) {
         return version.atLeast(major, minor);
@@ -433,7 +445,7 @@ public final class KubernetesCelEnvironment {
         CelAbstractSyntaxTree sub = CelAbstractSyntaxTree.newCheckedAst(conversion, ast.getSource(),
                 ast.getReferenceMap(), ast.getTypeMap());
         try {
-            runtime.createProgram(sub).eval(Map.of());
+            runtime().createProgram(sub).eval(Map.of());
             return Optional.empty();
         } catch (CelEvaluationException | RuntimeException e) {
             String message = CelErrors.evaluation(e, expression);
