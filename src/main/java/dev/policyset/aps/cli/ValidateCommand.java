@@ -1,6 +1,7 @@
 package dev.policyset.aps.cli;
 
 import dev.policyset.aps.core.validate.Severity;
+import dev.policyset.aps.core.validate.cel.KubernetesCelChecker;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -42,7 +43,7 @@ final class ValidateCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        ValidationRun.Result result = ValidationRun.run(paths, kubeVersion.version, CelCheckers.forCli());
+        ValidationRun.Result result = ValidationRun.run(paths, kubeVersion.version, new KubernetesCelChecker());
         result.findings().stream().filter(f -> f.finding().rule().equals(ValidationRun.UNREADABLE))
                 .forEach(f -> err.println("aps validate: " + f.file() + ":" + f.line() + ": " + f.finding().message()));
         FindingPrinter.print(output, result, out, output == FindingPrinter.Format.text && useColour());

@@ -21,6 +21,7 @@ import dev.policyset.aps.core.validate.ValidationReport;
 import dev.policyset.aps.core.validate.ValidationSubject;
 import dev.policyset.aps.core.validate.Validator;
 import dev.policyset.aps.core.validate.cel.CelChecker;
+import dev.policyset.aps.core.validate.cel.KubernetesCelChecker;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.api.model.StatusCause;
@@ -102,7 +103,7 @@ public class AdmissionPolicySetReconciler implements Reconciler<AdmissionPolicyS
     private final ClusterObjects objects;
     private final EventRecorder events;
     private final OperatorMetrics metrics;
-    private final CelChecker cel = CelCheckers.kubernetes();
+    private final CelChecker cel = new KubernetesCelChecker();
     private final Clock clock;
     private final int maxFindings;
     private final Duration conflictRecheck;
