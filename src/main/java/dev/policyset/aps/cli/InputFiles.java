@@ -18,35 +18,33 @@ import java.util.stream.Stream;
  * system). A file that cannot be read or parsed is reported and skipped; the others are still read.
  */
 final class InputFiles {
-    /** What was read, and the problems of the files that could not be. */
-    record Loaded(List<Document> documents, List<String> problems, int files, List<Problem> unreadable) {
-        Loaded(List<Document> documents, List<String> problems, int files) {
-            this(documents, problems, files, List.of());
+    /** What was read, and the problems of the paths that could not be. */
+    record Loaded(List<Document> documents, List<Problem> problems, int files) {}
+
+    /** A path that could not be read or parsed: which file, which line (null when none applies), and why. */
+    record Problem(String file, Integer line, String message) {
+        /** {@code file:line: message}, or {@code file: message} without a line. */
+        String describe() {
+            return file + (line == null ? "" : ":" + line) + ": " + message;
         }
     }
-
-    /** A path that could not be read or parsed: which file, which line (1 when unknown), and why. */
-    record Problem(String file, int line, String message) {}
 
     private InputFiles() {}
 
     static Loaded load(List<Path> paths) {
         List<Document> documents = new ArrayList<>();
-        List<String> problems = new ArrayList<>();
-        List<Problem> unreadable = new ArrayList<>();
+        List<Problem> problems = new ArrayList<>();
         int files = 0;
         for (Path path : paths) {
             List<Path> found;
             try {
                 found = expand(path);
             } catch (IOException e) {
-                problems.add(path + ": cannot be read: " + e.getMessage());
-                unreadable.add(new Problem(path.toString(), 1, "cannot be read: " + e.getMessage()));
+                problems.add(new Problem(path.toString(), null, "cannot be read: " + e.getMessage()));
                 continue;
             }
             if (found.isEmpty()) {
-                problems.add(path + ": no .yaml, .yml or .json files found");
-                unreadable.add(new Problem(path.toString(), 1, "no .yaml, .yml or .json files found"));
+                problems.add(new Problem(path.toString(), null, "no .yaml, .yml or .json files found"));
             }
             for (Path file : found) {
                 files++;
@@ -54,17 +52,15 @@ final class InputFiles {
                     String text = Files.readString(file, StandardCharsets.UTF_8);
                     documents.addAll(Yaml.parse(file.toString(), text));
                 } catch (DocumentParseException e) {
-                    problems.add(e.getMessage());
                     String reason = e.getMessage().substring(Math.min(e.getMessage().length(),
                             (e.source() + ":" + e.line() + ": ").length()));
-                    unreadable.add(new Problem(e.source(), e.line(), "not valid YAML: " + reason));
+                    problems.add(new Problem(e.source(), e.line(), "not valid YAML: " + reason));
                 } catch (IOException e) {
-                    problems.add(file + ": cannot be read: " + e.getMessage());
-                    unreadable.add(new Problem(file.toString(), 1, "cannot be read: " + e.getMessage()));
+                    problems.add(new Problem(file.toString(), null, "cannot be read: " + e.getMessage()));
                 }
             }
         }
-        return new Loaded(documents, problems, files, unreadable);
+        return new Loaded(documents, problems, files);
     }
 
     private static List<Path> expand(Path path) throws IOException {

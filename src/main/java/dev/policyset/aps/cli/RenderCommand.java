@@ -43,7 +43,7 @@ final class RenderCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         RenderOptions options = RenderOptions.forKubeVersion(kubeVersion.version);
         InputFiles.Loaded loaded = InputFiles.load(paths);
-        loaded.problems().forEach(p -> err.println("aps render: " + p));
+        loaded.problems().forEach(p -> err.println("aps render: " + p.describe()));
 
         List<JsonNode> rendered = new ArrayList<>();
         boolean invalidSet = false;

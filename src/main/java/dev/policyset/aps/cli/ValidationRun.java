@@ -75,8 +75,9 @@ final class ValidationRun {
     static Result run(List<Path> paths, KubeVersion version, CelChecker cel) {
         InputFiles.Loaded loaded = InputFiles.load(paths);
         List<LocatedFinding> findings = new ArrayList<>();
-        for (InputFiles.Problem p : loaded.unreadable()) {
-            findings.add(new LocatedFinding(Finding.error(UNREADABLE, "", "", p.message()), p.file(), p.line()));
+        for (InputFiles.Problem p : loaded.problems()) {
+            findings.add(new LocatedFinding(Finding.error(UNREADABLE, "", "", p.message()), p.file(),
+                    p.line() == null ? 1 : p.line()));
         }
         Subjects read = subjects(loaded.documents(), version);
         findings.addAll(read.findings());
