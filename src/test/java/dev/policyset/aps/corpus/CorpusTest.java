@@ -69,26 +69,12 @@ class CorpusTest {
             "constant-false validations", "nonexistent fields (type-checking warnings)",
             "paramKind/paramRef consistency", "DELETE without a null guard");
 
-    /**
-     * {@code 'text' + variables.maxReplicas} where the variable is {@code cond ? int(...) : 0}: variables are typed
-     * by their compiled output type (composition.go: AddField / convertCelTypeToDeclType keeps int), so the
-     * messageExpression has no {@code _+_(string, int)} overload and CompileCELExpression reports
-     * "compilation failed" (kubernetes#120239 made variables typed). kaptest evaluates without this check.
-     */
-    private static final String STRING_PLUS_INT_VARIABLE = "messageExpression adds an int variable to a string:"
-            + " no '_+_' overload for (string, int) since variables are typed (composition.go AddField)";
 
     /**
      * Rows whose INDEX expectation we believe is wrong, with the API server's reason. Each must still disagree
      * (so the list cannot go stale silently).
      */
-    static final Map<String, String> ERRATA = Map.of(
-            "vap/kaptest--vap-standard-resources--deployment-replicas-with-matchCondition.yaml",
-            "metadata.name has an upper-case letter; ValidateObjectMeta requires a lower-case DNS-1123 subdomain",
-            "vap/kyverno--cli-vap-match-namespaces--validate-namespace-name.yaml",
-            "resourceRules[0] has no operations; validateRuleWithOperations requires at least one",
-            "vap/kaptest--complicated-policy--policy-with-namespace.yaml", STRING_PLUS_INT_VARIABLE,
-            "vap/kaptest--vap-with-namespaces--deployment-replicas.yaml", STRING_PLUS_INT_VARIABLE);
+    static final Map<String, String> ERRATA = Map.of();
 
     record Row(String file, String notes, String expect) {}
 

@@ -48,11 +48,7 @@ class CelEvalSuiteTest {
     /**
      * Cases whose expectation we believe is wrong: "file/case" to the reason and the upstream evidence.
      */
-    static final Map<String, String> EXCLUDED = Map.of(
-            "semver/normalize-short-with-prerelease", "k8s.io/apiserver pkg/cel/library/semverlib.go normalizeAndParse"
-                    + " splits '1.2-rc.1' with strings.SplitN(s, \".\", 3) into three parts, so the short-version"
-                    + " check never runs and blang/semver's Parse fails instead: Invalid character(s) found in minor"
-                    + " number \"2-rc\" (SemverLibraryTest covers it). The expected message needs e.g. '1.2-rc'.");
+    static final Map<String, String> EXCLUDED = Map.of();
 
     /**
      * Cases we agree with but do not pass yet: "file/case" to what is missing. Skipped (not failed) so the
