@@ -233,7 +233,7 @@ class CorpusTest {
         return out;
     }
 
-    private static ValidationSubject read(Path file) throws Exception {
+    static ValidationSubject read(Path file) throws Exception {
         var documents = Yaml.parse(file.toString(), Files.readString(file, StandardCharsets.UTF_8)).stream()
                 .filter(d -> d.content().isObject()).toList();
         assertEquals(1, documents.size(), () -> file + ": one object per corpus file");
