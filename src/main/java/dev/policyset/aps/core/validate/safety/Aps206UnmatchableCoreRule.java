@@ -1,5 +1,6 @@
 package dev.policyset.aps.core.validate.safety;
 
+import dev.policyset.aps.core.intercept.KubeResources;
 import dev.policyset.aps.core.model.AdmissionKind;
 import dev.policyset.aps.core.render.RenderedObject;
 import dev.policyset.aps.core.validate.Finding;

@@ -1,6 +1,7 @@
 package dev.policyset.aps.core.validate.safety;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.policyset.aps.core.intercept.KubeResources;
 
 import java.util.ArrayList;
 import java.util.List;

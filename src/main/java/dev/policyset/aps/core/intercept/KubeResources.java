@@ -1,14 +1,16 @@
-package dev.policyset.aps.core.validate.safety;
+package dev.policyset.aps.core.intercept;
 
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
- * What the safety rules need to know about the built-in API: which groups are served by the API server
- * itself, which core-group resources exist, and which resources are cluster-scoped. Kept deliberately
- * small and explicit; a resource missing here is treated as "could be either" (the rules then err on the
- * side of reporting).
+ * What the interception model needs to know about the built-in API: which groups are served by the API server
+ * itself, which core-group resources exist, which resources are cluster-scoped, and which resources of other
+ * groups the API server treats as the same resource (matchPolicy Equivalent). Kept deliberately small and
+ * explicit; a resource missing here is treated as "could be either" (the rules then err on the side of reporting).
  */
-final class KubeResources {
+public final class KubeResources {
     /** Groups served by kube-apiserver itself (not CRDs or aggregated APIs). */
     static final Set<String> BUILTIN_GROUPS = Set.of("", "apps", "batch", "autoscaling", "policy",
             "networking.k8s.io", "rbac.authorization.k8s.io", "coordination.k8s.io", "discovery.k8s.io",
@@ -18,7 +20,7 @@ final class KubeResources {
             "internal.apiserver.k8s.io", "storagemigration.k8s.io");
 
     /** Every resource of the core group {@code ""} (apiVersion v1). */
-    static final Set<String> CORE_RESOURCES = Set.of("pods", "services", "configmaps", "secrets", "namespaces",
+    public static final Set<String> CORE_RESOURCES = Set.of("pods", "services", "configmaps", "secrets", "namespaces",
             "nodes", "persistentvolumes", "persistentvolumeclaims", "serviceaccounts", "endpoints", "events",
             "limitranges", "resourcequotas", "replicationcontrollers", "podtemplates", "componentstatuses",
             "bindings");
@@ -44,19 +46,36 @@ final class KubeResources {
             "endpointslices", "csistoragecapacities", "localsubjectaccessreviews", "resourceclaims",
             "resourceclaimtemplates");
 
+    /**
+     * The same resource served under another group, as the API server's EquivalentResourceMapper reports it for
+     * the versions this project supports (1.32+): {@code events.k8s.io} events are stored with core events
+     * ({@code pkg/registry/events/rest/storage_events.go} reuses the core event store). Every other version of
+     * the same group and resource is equivalent too (handled by the matcher, not listed here). The
+     * {@code extensions/v1beta1} and {@code apps/v1beta*} equivalents of deployments, daemonsets, replicasets,
+     * ingresses and networkpolicies were removed by 1.22 and are not modelled: no supported cluster serves them.
+     */
+    static final Map<String, List<String>> EQUIVALENT_GROUPS = Map.of(
+            "/events", List.of("events.k8s.io/events"),
+            "events.k8s.io/events", List.of("/events"));
+
     private KubeResources() {}
 
-    static boolean isBuiltinGroup(String group) {
+    /** Other {@code group/resource} pairs the API server treats as the same resource (empty for most). */
+    static List<String> equivalentsOf(String group, String resource) {
+        return EQUIVALENT_GROUPS.getOrDefault(group + "/" + resource, List.of());
+    }
+
+    public static boolean isBuiltinGroup(String group) {
         return BUILTIN_GROUPS.contains(group);
     }
 
     /** True unless the resource is known to be cluster-scoped. */
-    static boolean mayBeNamespaced(String resource) {
+    public static boolean mayBeNamespaced(String resource) {
         return !CLUSTER_SCOPED.contains(resource);
     }
 
     /** True unless the resource is known to be namespaced. */
-    static boolean mayBeClusterScoped(String resource) {
+    public static boolean mayBeClusterScoped(String resource) {
         return !NAMESPACED.contains(resource);
     }
 }
