@@ -62,9 +62,13 @@ public class OperatorStartup {
         }
     }
 
-    /** QOSDK stops only an operator it started itself. */
-    void onStop(@Observes io.quarkus.runtime.ShutdownEvent event, Instance<Operator> operator) {
+    /**
+     * QOSDK stops only an operator it started itself. Leader election is told first, so that the end of
+     * leadership that {@code Operator.stop()} causes releases the Lease instead of exiting (see {@link LeaderElection}).
+     */
+    void onStop(@Observes io.quarkus.runtime.ShutdownEvent event, Instance<Operator> operator, LeaderElection leaderElection) {
         if (started) {
+            leaderElection.stopping();
             operator.get().stop();
         }
     }
