@@ -16,6 +16,12 @@ import java.util.List;
  * style, multi-line strings (CEL) as literal blocks, one {@code ---} before each document.
  */
 public final class Yaml {
+    /**
+     * The largest input (a file, or standard input) that is parsed: 16 MiB. Admission objects are kilobytes and
+     * even a large rendered repository is a few megabytes; above this, the input is refused before parsing.
+     */
+    public static final long MAX_INPUT_BYTES = 16L * 1024 * 1024;
+
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final ObjectMapper WRITER = new ObjectMapper(YAMLFactory.builder()
             .stringQuotingChecker(new QuoteAmbiguousScalars())
@@ -39,6 +45,21 @@ public final class Yaml {
      */
     public static List<Document> parse(String source, String text) throws DocumentParseException {
         return YamlTrees.parse(source, text);
+    }
+
+    /**
+     * Why an input over {@link #MAX_INPUT_BYTES} is refused, and what to do.
+     *
+     * @param size     its size in bytes (chars for text already in memory), or the bytes read before stopping
+     * @param complete false when reading stopped at the limit, so the real size is unknown
+     */
+    public static String tooLarge(long size, boolean complete) {
+        String what = complete
+                ? String.format(java.util.Locale.ROOT, "is %.1f MiB, over the %d MiB limit for one input", size / 1048576.0,
+                        MAX_INPUT_BYTES / 1048576)
+                : "is larger than the " + MAX_INPUT_BYTES / 1048576 + " MiB limit for one input (reading stopped there)";
+        return what + "; it was refused without being parsed. Admission objects are a few kilobytes: check that this "
+                + "is the input you meant, and validate a large rendered stream as the files it was built from, or in parts";
     }
 
     /** The objects as a multi-document YAML stream. */

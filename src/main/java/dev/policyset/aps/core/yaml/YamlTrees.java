@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.composer.Composer;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 import org.yaml.snakeyaml.error.YAMLException;
@@ -14,8 +15,10 @@ import org.yaml.snakeyaml.nodes.NodeTuple;
 import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.SequenceNode;
 import org.yaml.snakeyaml.nodes.Tag;
+import org.yaml.snakeyaml.parser.ParserImpl;
+import org.yaml.snakeyaml.reader.StreamReader;
+import org.yaml.snakeyaml.resolver.Resolver;
 
-import java.io.StringReader;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -24,14 +27,17 @@ import java.util.Map;
 
 /**
  * YAML text → JSON trees with the line of every value. Limits keep hostile input from exhausting the
- * process: nesting depth, alias count, document size, and the number of values after alias expansion.
+ * process: input size (checked before parsing), nesting depth, alias count, document size, the number of
+ * values after alias expansion, and duplicate keys. Time grows linearly with the input
+ * ({@link InMemoryStreamReader} says why snakeyaml's own reader does not).
  */
 final class YamlTrees {
     /** Deeper nesting than any admission object needs; bounds recursion on hostile input. */
     static final int MAX_NESTING = 200;
     /** Bounds alias use ("billion laughs"). */
     static final int MAX_ALIASES = 100;
-    static final int MAX_CODE_POINTS = 16 * 1024 * 1024;
+    /** Per document, as snakeyaml counts; never reached by an input within {@link Yaml#MAX_INPUT_BYTES}. */
+    static final int MAX_CODE_POINTS = (int) Yaml.MAX_INPUT_BYTES;
     /** Values a document may expand to; far above any real policy set. */
     static final int MAX_VALUES = 1_000_000;
 
@@ -46,16 +52,25 @@ final class YamlTrees {
     }
 
     static List<Document> parse(String source, String text) throws DocumentParseException {
+        if (text.length() > Yaml.MAX_INPUT_BYTES) {
+            // Chars, not bytes, for text already in memory; a file or stream is refused by its bytes before reading.
+            throw new DocumentParseException(source, 1, Yaml.tooLarge(text.length(), true), null);
+        }
+        int[] codePoints = text.codePoints().toArray();
+        refuseNonPrintable(source, codePoints);
         LoaderOptions options = new LoaderOptions();
         options.setMaxAliasesForCollections(MAX_ALIASES);
         options.setNestingDepthLimit(MAX_NESTING);
         options.setCodePointLimit(MAX_CODE_POINTS);
         options.setAllowDuplicateKeys(false);
-        org.yaml.snakeyaml.Yaml yaml = new org.yaml.snakeyaml.Yaml(options);
+        // What org.yaml.snakeyaml.Yaml.composeAll builds, over the in-memory reader.
+        Composer composer = new Composer(new ParserImpl(new InMemoryStreamReader(source, codePoints), options),
+                new Resolver(), options);
         List<Document> documents = new ArrayList<>();
         int index = 0;
         try {
-            for (Node node : yaml.composeAll(new StringReader(text))) {
+            while (composer.checkNode()) {
+                Node node = composer.getNode();
                 YamlTrees converter = new YamlTrees(source);
                 JsonNode content = converter.convert(node, "", 0);
                 if (!isEmpty(content)) {
@@ -73,6 +88,26 @@ final class YamlTrees {
         }
         // composeAll is lazy; a document after the last one returned may still be empty.
         return documents;
+    }
+
+    /**
+     * YAML allows only printable characters in its text (YAML 1.1, 5.1; snakeyaml's StreamReader.isPrintable):
+     * refuse the first other one with its line, as upstream's reader would while reading.
+     */
+    private static void refuseNonPrintable(String source, int[] codePoints) throws DocumentParseException {
+        int line = 1;
+        for (int i = 0; i < codePoints.length; i++) {
+            int c = codePoints[i];
+            if (!StreamReader.isPrintable(c)) {
+                throw new DocumentParseException(source, line, String.format("special character U+%04X is not allowed in "
+                        + "YAML text; remove it, or write it as an escape (\"\\u%04X\") inside a double-quoted string",
+                        c, c), null);
+            }
+            if (c == '\n' || c == 0x85 || c == 0x2028 || c == 0x2029
+                    || (c == '\r' && (i + 1 == codePoints.length || codePoints[i + 1] != '\n'))) {
+                line++;
+            }
+        }
     }
 
     private JsonNode convert(Node node, String path, int depth) throws DocumentParseException {

@@ -57,6 +57,24 @@ class YamlTest {
     }
 
     @Test
+    void textOverTheInputLimitIsRefusedBeforeParsing() {
+        // Invalid YAML first: were it parsed, the error would be a syntax error, not the size.
+        String text = "a: [unclosed\n" + "b".repeat((int) Yaml.MAX_INPUT_BYTES);
+        DocumentParseException e = assertThrows(DocumentParseException.class, () -> Yaml.parse("big.yaml", text));
+        assertEquals(1, e.line());
+        assertTrue(e.getMessage().contains("over the 16 MiB limit for one input") && e.getMessage().contains("without being parsed"),
+                e.getMessage());
+    }
+
+    @Test
+    void specialCharactersAreRefusedWithTheirLine() {
+        DocumentParseException e = assertThrows(DocumentParseException.class,
+                () -> Yaml.parse("bell.yaml", "a: 1\r\nb: 2\nc: x\u0007y\n"));
+        assertEquals(3, e.line());
+        assertTrue(e.getMessage().contains("U+0007") && e.getMessage().contains("\\u0007"), e.getMessage());
+    }
+
+    @Test
     void aliasBombIsRefused() {
         StringBuilder bomb = new StringBuilder("a: &a [x, x, x, x, x, x, x, x, x, x]\n");
         char prev = 'a';
