@@ -3,6 +3,8 @@ package dev.policyset.aps.cli;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
+import java.io.InputStream;
+
 /**
  * {@code aps}: the offline half of the operator. Plain picocli over {@code core}; it starts no Quarkus,
  * no HTTP server and no Kubernetes client, so it is cheap enough for every pull request.
@@ -11,10 +13,12 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = ApsCommand.Version.class,
         description = "Render and validate AdmissionPolicySets and admission objects without a cluster.",
-        subcommands = {RenderCommand.class, ValidateCommand.class, BenchCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {RenderCommand.class, ValidateCommand.class, BenchCommand.class, ParseBenchCommand.class,
+                CommandLine.HelpCommand.class},
         footer = {"", "Examples:",
                 "  aps validate config/samples/",
                 "  aps validate --output sarif policies/ > aps.sarif",
+                "  kubectl kustomize overlays/prod | aps validate -",
                 "  aps render config/samples/ > generated.yaml",
                 "  aps render --kube-version 1.34 policies/baseline.yaml",
                 "",
@@ -23,13 +27,29 @@ public final class ApsCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** What a PATH of {@code -} reads; subcommands reach it through {@code @ParentCommand}. */
+    private final InputStream stdin;
+
+    private ApsCommand(InputStream stdin) {
+        this.stdin = stdin;
+    }
+
+    InputStream stdin() {
+        return stdin;
+    }
+
     public static void main(String[] args) {
-        System.exit(execute(args));
+        System.exit(execute(System.in, args));
     }
 
     /** Runs the CLI without exiting the JVM, for tests. */
     public static int execute(String... args) {
-        CommandLine cli = new CommandLine(new ApsCommand());
+        return execute(System.in, args);
+    }
+
+    /** Runs the CLI without exiting the JVM, with {@code stdin} as what {@code -} reads. */
+    public static int execute(InputStream stdin, String... args) {
+        CommandLine cli = new CommandLine(new ApsCommand(stdin));
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             commandLine.getErr().println("aps: internal error: " + e);
             return ExitCodes.USAGE_OR_INPUT;

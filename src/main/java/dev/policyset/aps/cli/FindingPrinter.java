@@ -35,10 +35,14 @@ final class FindingPrinter {
 
     private FindingPrinter() {}
 
-    static void print(Format format, ValidationRun.Result result, PrintWriter out, boolean colour) {
-        List<LocatedFinding> findings = result.findings().stream().sorted(ORDER).toList();
+    /**
+     * @param showSkipped list the documents that are not admission objects too (one {@code input/Skipped} info
+     *                    each); they are always counted in the summary
+     */
+    static void print(Format format, ValidationRun.Result result, boolean showSkipped, PrintWriter out, boolean colour) {
+        List<LocatedFinding> findings = result.shown(showSkipped).stream().sorted(ORDER).toList();
         switch (format) {
-            case text -> text(findings, result, out, colour);
+            case text -> text(findings, result, showSkipped, out, colour);
             case json -> out.println(write(json(findings, result)));
             case sarif -> out.println(write(sarif(findings)));
         }
@@ -47,7 +51,8 @@ final class FindingPrinter {
 
     // ---- text ---------------------------------------------------------------------------------------------
 
-    private static void text(List<LocatedFinding> findings, ValidationRun.Result result, PrintWriter out, boolean colour) {
+    private static void text(List<LocatedFinding> findings, ValidationRun.Result result, boolean showSkipped,
+                             PrintWriter out, boolean colour) {
         Map<String, List<LocatedFinding>> byObject = new LinkedHashMap<>();
         for (LocatedFinding f : findings) {
             String where = (f.file() == null ? "" : f.file() + ": ")
@@ -73,7 +78,9 @@ final class FindingPrinter {
         long errors = result.count(Severity.ERROR);
         long warnings = result.count(Severity.WARNING);
         out.println((byObject.isEmpty() ? "" : "\n") + result.files() + " file(s), " + result.objects() + " object(s): "
-                + errors + " error(s), " + warnings + " warning(s)");
+                + errors + " error(s), " + warnings + " warning(s)"
+                + (result.skipped() == 0 ? "" : "; " + result.skipped() + " other document(s) skipped"
+                        + (showSkipped ? "" : " (--show-skipped lists them)")));
     }
 
     // ---- JSON (contract, DESIGN §5) ---------------------------------------------------------------------------
@@ -101,6 +108,8 @@ final class FindingPrinter {
         summary.put("objects", result.objects());
         summary.put("errors", result.count(Severity.ERROR));
         summary.put("warnings", result.count(Severity.WARNING));
+        // An addition to the contract's summary: documents that are not admission objects (listed with --show-skipped).
+        summary.put("skipped", result.skipped());
         return root;
     }
 
@@ -159,6 +168,9 @@ final class FindingPrinter {
      * repository), a {@code file:} URI for an absolute one.
      */
     private static String uri(String file) {
+        if (file.equals(InputFiles.STDIN_NAME)) {
+            return "%3Cstdin%3E"; // a relative reference that names no file in the repository (and no Path on Windows)
+        }
         java.nio.file.Path path = java.nio.file.Path.of(file);
         if (path.isAbsolute()) {
             return path.toUri().toString();

@@ -25,11 +25,16 @@ import java.util.concurrent.Callable;
         footer = {"", "Examples:",
                 "  aps render config/samples/",
                 "  aps render --kube-version 1.34 baseline.yaml | kubectl apply --dry-run=server -f -",
+                "  kubectl kustomize overlays/prod | aps render -",
                 "",
                 "Exit codes: 0 rendered, 1 a set is invalid (nothing rendered for it), 2 usage error or unreadable input."})
 final class RenderCommand implements Callable<Integer> {
-    @Parameters(paramLabel = "PATH", arity = "1..*", description = "Files or directories (searched recursively for .yaml, .yml, .json).")
+    @Parameters(paramLabel = "PATH", arity = "1..*", description = {"Files or directories (searched recursively for .yaml, .yml, .json).",
+            "- reads standard input (once). Each input is limited to 16 MiB."})
     List<Path> paths;
+
+    @picocli.CommandLine.ParentCommand
+    ApsCommand parent;
 
     @picocli.CommandLine.Mixin
     KubeVersionOption kubeVersion;
@@ -42,7 +47,8 @@ final class RenderCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         RenderOptions options = RenderOptions.forKubeVersion(kubeVersion.version);
-        InputFiles.Loaded loaded = InputFiles.load(paths);
+        InputFiles.requireStdinAtMostOnce(paths, spec.commandLine());
+        InputFiles.Loaded loaded = InputFiles.load(paths, parent.stdin());
         loaded.problems().forEach(p -> err.println("aps render: " + p.describe()));
 
         List<JsonNode> rendered = new ArrayList<>();

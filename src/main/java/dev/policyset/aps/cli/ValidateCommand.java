@@ -17,17 +17,28 @@ import java.util.concurrent.Callable;
         description = {"Validate AdmissionPolicySets and bare admission objects (ValidatingAdmissionPolicy, "
                 + "MutatingAdmissionPolicy, their bindings, Validating/MutatingWebhookConfiguration) without a cluster.",
                 "Everything given in one run is validated together: a binding in one file is paired with a policy in another.",
-                "Other kinds are skipped with an info finding."},
+                "Other kinds (Deployments, CRDs, ...) are skipped: counted in the summary, listed with --show-skipped."},
         footer = {"", "Examples:",
                 "  aps validate config/samples/",
+                "  kubectl kustomize overlays/prod | aps validate -",
+                "  helm template my-release chart/ | aps validate --output json -",
                 "  aps validate --output json policies/ > findings.json",
                 "  aps validate --output sarif --kube-version 1.34 policies/ > aps.sarif",
                 "",
                 "Exit codes: 0 no error findings, 1 at least one error finding, 2 usage error or a file that cannot be read or parsed."})
 final class ValidateCommand implements Callable<Integer> {
     @Parameters(paramLabel = "PATH", arity = "1..*",
-            description = "Files or directories (searched recursively for .yaml, .yml, .json; multi-document files allowed).")
+            description = {"Files or directories (searched recursively for .yaml, .yml, .json; multi-document files allowed).",
+                    "- reads standard input (once; named <stdin> in findings). Each input is limited to 16 MiB."})
     List<Path> paths;
+
+    @Option(names = "--show-skipped",
+            description = "Also list each document that is not an admission object (one info finding each); "
+                    + "by default they are only counted in the summary.")
+    boolean showSkipped;
+
+    @picocli.CommandLine.ParentCommand
+    ApsCommand parent;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", defaultValue = "text",
             description = "Output format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
@@ -43,10 +54,12 @@ final class ValidateCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        ValidationRun.Result result = ValidationRun.run(paths, kubeVersion.version, new KubernetesCelChecker());
-        result.findings().stream().filter(f -> f.finding().rule().equals(ValidationRun.UNREADABLE))
+        InputFiles.requireStdinAtMostOnce(paths, spec.commandLine());
+        ValidationRun.Result result = ValidationRun.run(paths, parent.stdin(), kubeVersion.version, new KubernetesCelChecker());
+        result.findings().stream().filter(f -> f.finding().rule().equals(ValidationRun.UNREADABLE)
+                        || f.finding().rule().equals(ValidationRun.TOO_LARGE))
                 .forEach(f -> err.println("aps validate: " + f.file() + ":" + f.line() + ": " + f.finding().message()));
-        FindingPrinter.print(output, result, out, output == FindingPrinter.Format.text && useColour());
+        FindingPrinter.print(output, result, showSkipped, out, output == FindingPrinter.Format.text && useColour());
         if (result.inputProblems()) {
             return ExitCodes.USAGE_OR_INPUT;
         }

@@ -29,13 +29,27 @@ import java.util.Map;
  */
 final class ValidationRun {
     static final String SKIPPED = "input/Skipped";
-    static final String UNREADABLE = "input/Unreadable";
+    static final String UNREADABLE = InputFiles.UNREADABLE;
+    static final String TOO_LARGE = InputFiles.TOO_LARGE;
     static final String UNPROCESSABLE = "input/Unprocessable";
 
-    /** What one run found. {@code inputProblems}: some path could not be read or parsed (exit code 2). */
-    record Result(List<LocatedFinding> findings, int files, int objects, boolean inputProblems) {
+    /**
+     * What one run found. {@code findings} include one {@link #SKIPPED} info per document that is not an admission
+     * object ({@code skipped} counts them; printers list them only on request). {@code inputProblems}: some path
+     * could not be read or parsed (exit code 2).
+     */
+    record Result(List<LocatedFinding> findings, int files, int objects, int skipped, boolean inputProblems) {
         long count(dev.policyset.aps.core.validate.Severity severity) {
             return findings.stream().filter(f -> f.finding().severity() == severity).count();
+        }
+
+        /** The findings to print: all, or all but the skipped documents. */
+        List<LocatedFinding> shown(boolean showSkipped) {
+            return showSkipped ? findings : findings.stream().filter(f -> !isSkipped(f)).toList();
+        }
+
+        static boolean isSkipped(LocatedFinding f) {
+            return f.finding().rule().equals(SKIPPED);
         }
     }
 
@@ -73,10 +87,14 @@ final class ValidationRun {
     private ValidationRun() {}
 
     static Result run(List<Path> paths, KubeVersion version, CelChecker cel) {
-        InputFiles.Loaded loaded = InputFiles.load(paths);
+        return run(paths, System.in, version, cel);
+    }
+
+    static Result run(List<Path> paths, java.io.InputStream stdin, KubeVersion version, CelChecker cel) {
+        InputFiles.Loaded loaded = InputFiles.load(paths, stdin);
         List<LocatedFinding> findings = new ArrayList<>();
         for (InputFiles.Problem p : loaded.problems()) {
-            findings.add(new LocatedFinding(Finding.error(UNREADABLE, "", "", p.message()), p.file(),
+            findings.add(new LocatedFinding(Finding.error(p.rule(), "", "", p.message()), p.file(),
                     p.line() == null ? 1 : p.line()));
         }
         Subjects read = subjects(loaded.documents(), version);
@@ -87,7 +105,9 @@ final class ValidationRun {
             findings.add(new LocatedFinding(f, origin == null ? null : origin.document().source(),
                     origin == null ? null : origin.lineOf(f.field())));
         }
-        return new Result(List.copyOf(findings), loaded.files(), read.subjects().size(), !loaded.problems().isEmpty());
+        int skipped = (int) findings.stream().filter(Result::isSkipped).count();
+        return new Result(List.copyOf(findings), loaded.files(), read.subjects().size(), skipped,
+                !loaded.problems().isEmpty());
     }
 
     static Subjects subjects(List<Document> documents, KubeVersion version) {

@@ -18,6 +18,11 @@ class RenderCommandTest {
     record Run(int exit, String out, String err) {}
 
     static Run run(String... args) {
+        return runWithStdin(System.in, args);
+    }
+
+    /** One run with {@code stdin} as what a PATH of {@code -} reads. */
+    static Run runWithStdin(java.io.InputStream stdin, String... args) {
         PrintStream oldOut = System.out;
         PrintStream oldErr = System.err;
         ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -25,7 +30,7 @@ class RenderCommandTest {
         try {
             System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
             System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-            int exit = ApsCommand.execute(args);
+            int exit = ApsCommand.execute(stdin, args);
             return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
         } finally {
             System.setOut(oldOut);

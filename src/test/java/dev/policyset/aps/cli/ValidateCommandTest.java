@@ -109,7 +109,8 @@ class ValidateCommandTest {
         RenderCommandTest.Run r = run("validate", "--output", "json", "config/samples/unsafe-fail-closed-webhook.yaml");
         JsonNode root = json(r);
         assertEquals(Set.of("findings", "summary"), fieldNames(root));
-        assertEquals(Set.of("files", "objects", "errors", "warnings"), fieldNames(root.get("summary")));
+        // The contract's four counts, plus one compatible addition: skipped documents (not admission objects).
+        assertEquals(Set.of("files", "objects", "errors", "warnings", "skipped"), fieldNames(root.get("summary")));
         assertEquals(1, root.get("summary").get("files").asInt());
         assertEquals(1, root.get("summary").get("objects").asInt());
         assertTrue(root.get("summary").get("errors").asInt() >= 1);
@@ -158,13 +159,34 @@ class ValidateCommandTest {
     }
 
     @Test
-    void multiDocumentFilesAndOtherKindsAreSkippedWithInfo(@TempDir Path dir) throws IOException {
+    void multiDocumentFilesAndOtherKindsAreCountedAndListedOnRequest(@TempDir Path dir) throws IOException {
         Files.writeString(dir.resolve("all.yaml"), POLICY + "---\n" + BINDING
-                + "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n---\n");
-        RenderCommandTest.Run r = run("validate", "-o", "json", dir.resolve("all.yaml").toString());
+                + "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n---\napiVersion: apps/v1\nkind: Deployment\n"
+                + "metadata: {name: web}\n---\n");
+        String file = dir.resolve("all.yaml").toString();
+
+        // Quiet by default: counted, not listed.
+        RenderCommandTest.Run quiet = run("validate", "-o", "json", file);
+        assertEquals(ExitCodes.OK, quiet.exit(), quiet.out());
+        assertEquals(0, json(quiet).get("findings").size(), quiet.out());
+        assertEquals(2, json(quiet).get("summary").get("skipped").asInt());
+        RenderCommandTest.Run text = run("validate", file);
+        assertFalse(text.out().contains("input/Skipped"), text.out());
+        assertTrue(text.out().contains("1 file(s), 2 object(s): 0 error(s), 0 warning(s); 2 other document(s) skipped "
+                + "(--show-skipped lists them)"), text.out());
+        RenderCommandTest.Run sarif = run("validate", "-o", "sarif", file);
+        assertEquals(0, JSON.readTree(sarif.out()).get("runs").get(0).get("results").size(), sarif.out());
+
+        // Listed on request, in every format.
+        RenderCommandTest.Run r = run("validate", "-o", "json", "--show-skipped", file);
         assertEquals(ExitCodes.OK, r.exit(), r.out());
         JsonNode root = json(r);
         assertEquals(2, root.get("summary").get("objects").asInt());
+        assertEquals(2, root.get("summary").get("skipped").asInt());
+        assertEquals(2, root.get("findings").size(), root.toString());
+        assertTrue(run("validate", "--show-skipped", file).out().contains("input/Skipped"));
+        assertEquals(2, JSON.readTree(run("validate", "-o", "sarif", "--show-skipped", file).out())
+                .get("runs").get(0).get("results").size());
         JsonNode skipped = findRule(root, "input/Skipped");
         assertEquals("info", skipped.get("severity").asText());
         assertEquals("ConfigMap/x", skipped.get("object").asText());
