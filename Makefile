@@ -1,6 +1,6 @@
 # Admission Policy Operator. `make help` lists the targets.
 MVN ?= mvn -B
-APS ?= java -jar target/aps.jar
+APS ?= target/aps
 KUBECTL ?= kubectl
 # docker or podman
 CONTAINER_TOOL ?= $(shell command -v docker >/dev/null 2>&1 && echo docker || echo podman)
@@ -24,8 +24,14 @@ help: ## Show this help.
 ##@ Development
 
 .PHONY: demo
-demo: build ## Build, then render the shipped samples with the CLI (no cluster needed).
-	$(APS) render config/samples/
+demo: build ## Build, then show the CLI on the samples: render, validate (catching the unsafe one), policy tests.
+	@echo "--- aps render config/samples/baseline-security.yaml: the native objects a set becomes"
+	$(APS) render config/samples/baseline-security.yaml
+	@echo "--- aps validate config/samples/: unsafe-fail-closed-webhook.yaml is deliberately unsafe, so this exits 1"
+	@$(APS) validate config/samples/ || echo "--- aps validate exited $$? (expected: error findings in the unsafe sample)"
+	@echo "--- aps explain APS201: why the first finding matters"
+	@$(APS) explain APS201
+	@# DEMO-APS-TEST: add the sample policy tests here once `aps test` is on main, e.g. $(APS) test config/samples/tests/
 
 .PHONY: test
 test: ## Run all tests (unit, golden, mock-server, and the ../shared suites when present).
@@ -40,7 +46,7 @@ SHARED ?= ../shared
 
 .PHONY: bench
 bench: build ## Benchmarks: validate vs bare CEL compile over the corpus, then the operator on the mock server (BENCH_SETS=1000).
-	$(APS) bench --warmup 3 --iterations 5 $(SHARED)/corpus
+	java -jar target/aps.jar bench --warmup 3 --iterations 5 $(SHARED)/corpus
 	$(MVN) test -Dtest=ReconcileBenchmark -Daps.bench.sets=$(BENCH_SETS) -Dsurefire.failIfNoSpecifiedTests=false
 
 .PHONY: test-apiserver
@@ -56,12 +62,31 @@ verify: ## Drift checks: crds/, bundle/ and config/rbac against the build; confi
 ##@ Build
 
 .PHONY: build
-build: ## Build the operator (target/quarkus-app) and the CLI (target/aps.jar), skipping tests.
+build: ## Build the operator (target/quarkus-app) and the CLI (target/aps.jar, target/aps launcher), skipping tests.
 	$(MVN) package -DskipTests
+	$(MAKE) --no-print-directory cli-launcher
+
+# The training run for the class-data sharing archive: a validation of the samples loads the classes every
+# validation needs (exit 1 is expected: one sample is unsafe). See src/main/sh/aps and docs/benchmark.md.
+.PHONY: cli-launcher
+cli-launcher: ## Write target/aps (launcher) and target/aps.jsa (class-data sharing archive) for target/aps.jar.
+	@rm -f target/aps.jsa
+	@java -XX:ArchiveClassesAtExit=target/aps.jsa -Xlog:disable -Xlog:all=error:stderr \
+		-jar target/aps.jar validate config/samples/ > /dev/null || test -f target/aps.jsa
+	@install -m 755 src/main/sh/aps target/aps
+	@echo "wrote target/aps and target/aps.jsa: alias aps=$$(pwd)/target/aps"
 
 .PHONY: image-build
 image-build: build ## Build the operator image IMG with docker or podman (CONTAINER_TOOL).
 	$(CONTAINER_TOOL) build -f src/main/docker/Dockerfile.jvm -t $(IMG) .
+
+# The CLI image; its tag follows the operator image's registry: ghcr.io/policyset/aps:<version> by default.
+CLI_IMG ?= $(shell img='$(IMG)'; echo "$${img%/*}/aps:$(VERSION)")
+
+.PHONY: cli-image
+cli-image: ## Build the CLI image CLI_IMG (src/main/docker/Dockerfile.cli) from target/aps.jar; run `make build` first.
+	@test -f target/aps.jar || { echo "target/aps.jar is missing: run make build first"; exit 2; }
+	$(CONTAINER_TOOL) build -f src/main/docker/Dockerfile.cli -t $(CLI_IMG) .
 
 .PHONY: image-push
 image-push: ## Push the operator image IMG.
@@ -78,8 +103,8 @@ bundle-push: ## Push the OLM bundle image BUNDLE_IMG.
 ##@ Manifests
 
 .PHONY: manifests
-manifests: build ## Refresh crds/ from the build's generated CRD and render target/install.yaml (one-file install).
-	cp target/kubernetes/admissionpolicysets.admission.policyset.dev-v1.yml crds/
+manifests: build ## Refresh crds/ and schemas/ from the build's generated CRD and render target/install.yaml (one-file install).
+	$(MVN) -q org.codehaus.mojo:exec-maven-plugin:java@manifests
 	$(MAKE) --no-print-directory install-yaml
 
 .PHONY: install-yaml

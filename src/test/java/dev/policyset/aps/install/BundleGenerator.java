@@ -66,6 +66,7 @@ public final class BundleGenerator {
         SPEC_FIELDS.put("prune", "Prune");
         SPEC_FIELDS.put("deletionPolicy", "Deletion policy");
         SPEC_FIELDS.put("paused", "Paused");
+        STATUS_FIELDS.put("summary", "Summary");
         STATUS_FIELDS.put("conditions", "Conditions");
         STATUS_FIELDS.put("observedGeneration", "Observed generation");
         STATUS_FIELDS.put("findings", "Findings");
@@ -109,7 +110,7 @@ public final class BundleGenerator {
         Map<String, String> files = new LinkedHashMap<>();
         String crd = Files.readString(root.resolve("crds/" + CRD_FILE_NAME));
         String generatedCrd = Files.readString(qosdkBundle.resolve(BUNDLE_CRD_FILE));
-        if (!crd.equals(generatedCrd)) {
+        if (!crd.equals(CrdPrinterColumns.ordered(generatedCrd))) {
             throw new IllegalStateException("crds/" + CRD_FILE_NAME + " differs from the CRD the build generated: "
                     + "run `make manifests` first");
         }
@@ -157,7 +158,7 @@ public final class BundleGenerator {
         ObjectNode spec = install.putObject("spec");
         spec.putArray("clusterPermissions").addObject()
                 .put("serviceAccountName", serviceAccount)
-                .set("rules", ProjectFiles.find(rbac, "ClusterRole").path("rules").deepCopy());
+                .set("rules", ProjectFiles.operatorClusterRole(root).path("rules").deepCopy());
         spec.putArray("permissions").addObject()
                 .put("serviceAccountName", serviceAccount)
                 .set("rules", ProjectFiles.find(rbac, "Role").path("rules").deepCopy());

@@ -1,5 +1,7 @@
 package dev.policyset.aps.api.v1alpha1;
 
+import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn.Type;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Group;
@@ -20,6 +22,25 @@ import io.quarkiverse.operatorsdk.annotations.CSVMetadata;
 @Plural("admissionpolicysets")
 @Singular("admissionpolicyset")
 @ShortNames("aps")
+// kubectl get aps: Ready, Reason, Objects, Errors, Age; -o wide adds the rest (priority 1). Age must be listed:
+// kubectl only adds it by itself when a CRD declares no columns.
+@AdditionalPrinterColumn(name = "Ready", type = Type.STRING, jsonPath = ".status.summary.ready",
+        getDescription = "The Ready condition's status")
+@AdditionalPrinterColumn(name = "Reason", type = Type.STRING, jsonPath = ".status.summary.reason",
+        getDescription = "The Ready condition's reason")
+@AdditionalPrinterColumn(name = "Objects", type = Type.INTEGER, jsonPath = ".status.summary.objects",
+        getDescription = "Objects the set generates")
+@AdditionalPrinterColumn(name = "Errors", type = Type.INTEGER, jsonPath = ".status.summary.errors",
+        getDescription = "Error findings")
+@AdditionalPrinterColumn(name = "Age", type = Type.DATE, jsonPath = ".metadata.creationTimestamp")
+@AdditionalPrinterColumn(name = "Warnings", type = Type.INTEGER, jsonPath = ".status.summary.warnings", priority = 1,
+        getDescription = "Warning findings")
+@AdditionalPrinterColumn(name = "Generation", type = Type.INTEGER, jsonPath = ".metadata.generation", priority = 1,
+        getDescription = "The spec's generation")
+@AdditionalPrinterColumn(name = "Observed", type = Type.INTEGER, jsonPath = ".status.observedGeneration", priority = 1,
+        getDescription = "The generation the status describes; behind Generation while a change is not reconciled yet")
+@AdditionalPrinterColumn(name = "Paused", type = Type.BOOLEAN, jsonPath = ".spec.paused", priority = 1,
+        getDescription = "spec.paused")
 @CSVMetadata(displayName = "Admission Policy Set",
         description = "Admission policies, their bindings and webhook configurations, validated and applied all or nothing.")
 public class AdmissionPolicySet extends CustomResource<AdmissionPolicySetSpec, AdmissionPolicySetStatus> {

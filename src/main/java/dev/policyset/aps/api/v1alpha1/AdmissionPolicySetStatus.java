@@ -13,6 +13,9 @@ public class AdmissionPolicySetStatus {
     @JsonPropertyDescription("The metadata.generation this status describes.")
     private Long observedGeneration;
 
+    @JsonPropertyDescription("Ready, its reason and the counts, for kubectl get's columns (the conditions are the source of truth).")
+    private StatusSummary summary;
+
     @JsonPropertyDescription("Ready, Validated, Applied, Reconciling and Stalled.")
     private List<Condition> conditions = new ArrayList<>();
 
@@ -27,6 +30,8 @@ public class AdmissionPolicySetStatus {
 
     public Long getObservedGeneration() { return observedGeneration; }
     public void setObservedGeneration(Long observedGeneration) { this.observedGeneration = observedGeneration; }
+    public StatusSummary getSummary() { return summary; }
+    public void setSummary(StatusSummary summary) { this.summary = summary; }
     public List<Condition> getConditions() { return conditions; }
     public void setConditions(List<Condition> conditions) { this.conditions = conditions; }
     public List<FindingStatus> getFindings() { return findings; }

@@ -3,7 +3,9 @@ package dev.policyset.aps.core.status;
 import dev.policyset.aps.api.v1alpha1.AdmissionPolicySetStatus;
 import dev.policyset.aps.api.v1alpha1.FindingStatus;
 import dev.policyset.aps.api.v1alpha1.ResourceStatus;
+import dev.policyset.aps.api.v1alpha1.StatusSummary;
 import dev.policyset.aps.core.validate.Finding;
+import dev.policyset.aps.core.validate.Severity;
 import io.fabric8.kubernetes.api.model.Condition;
 
 import java.time.Instant;
@@ -124,7 +126,16 @@ public final class StatusCalculator {
         status.setFindings(shown);
         status.setFindingsOmitted(sorted.size() > max ? sorted.size() - max : null);
         status.setResources(new ArrayList<>(in.resources()));
+        status.setSummary(summary(b.conditions, in.resources().size(), sorted));
         return status;
+    }
+
+    /** What {@code kubectl get aps} shows: Ready as the conditions say it, and counts over every finding. */
+    private static StatusSummary summary(List<Condition> conditions, int objects, List<Finding> findings) {
+        Condition ready = conditions.stream().filter(c -> Conditions.READY.equals(c.getType())).findFirst().orElseThrow();
+        int errors = (int) findings.stream().filter(f -> f.severity() == Severity.ERROR).count();
+        int warnings = (int) findings.stream().filter(f -> f.severity() == Severity.WARNING).count();
+        return new StatusSummary(ready.getStatus(), ready.getReason(), objects, errors, warnings);
     }
 
     private static void stalled(Builder b, String reason, String message, boolean validated, String notApplied) {

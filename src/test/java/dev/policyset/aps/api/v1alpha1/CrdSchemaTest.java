@@ -91,6 +91,41 @@ class CrdSchemaTest {
         assertTrue(mutation.has("reinvocationPolicy") && mutation.has("mutations"), "MAP spec schema is embedded");
     }
 
+    /** {@code kubectl get aps} and {@code -o wide}: each column reads a field the status schema declares. */
+    @Test
+    void printerColumnsShowReadyReasonCountsAndAgeAndMoreWhenWide() {
+        List<String> normal = new ArrayList<>();
+        List<String> wide = new ArrayList<>();
+        JsonNode properties = version().at("/schema/openAPIV3Schema/properties");
+        for (JsonNode column : version().get("additionalPrinterColumns")) {
+            String name = column.get("name").asText();
+            (column.path("priority").asInt(0) == 0 ? normal : wide).add(name);
+            String path = column.get("jsonPath").asText();
+            if (!path.startsWith(".metadata.")) {
+                JsonNode schema = properties;
+                String[] parts = path.substring(1).split("\\.");
+                for (int i = 0; i < parts.length; i++) {
+                    schema = schema.path(parts[i]);
+                    if (i < parts.length - 1) {
+                        schema = schema.path("properties");
+                    }
+                }
+                assertTrue(schema.has("type"), name + ": " + path + " is not in the schema");
+                String expected = switch (column.get("type").asText()) {
+                    case "integer" -> "integer";
+                    case "boolean" -> "boolean";
+                    default -> "string";
+                };
+                assertEquals(expected, schema.get("type").asText(), name + "'s type matches the field's");
+            }
+        }
+        assertEquals(List.of("Ready", "Reason", "Objects", "Errors", "Age"), normal);
+        assertEquals(List.of("Warnings", "Generation", "Observed", "Paused"), wide);
+        JsonNode age = version().at("/additionalPrinterColumns/4");
+        assertEquals(".metadata.creationTimestamp", age.get("jsonPath").asText());
+        assertEquals("date", age.get("type").asText());
+    }
+
     private static List<String> strings(JsonNode array) {
         List<String> out = new ArrayList<>();
         array.forEach(n -> out.add(n.asText()));

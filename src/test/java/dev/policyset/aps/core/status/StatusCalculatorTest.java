@@ -2,6 +2,7 @@ package dev.policyset.aps.core.status;
 
 import dev.policyset.aps.api.v1alpha1.AdmissionPolicySetStatus;
 import dev.policyset.aps.api.v1alpha1.ResourceStatus;
+import dev.policyset.aps.api.v1alpha1.StatusSummary;
 import dev.policyset.aps.core.validate.Finding;
 import io.fabric8.kubernetes.api.model.Condition;
 import org.junit.jupiter.api.Test;
@@ -135,5 +136,27 @@ class StatusCalculatorTest {
         AdmissionPolicySetStatus few = compute(1, Outcome.APPLIED, findings.subList(0, 3), null, T0);
         assertEquals(3, few.getFindings().size());
         assertNull(few.getFindingsOmitted());
+    }
+
+    @Test
+    void summaryCarriesReadyItsReasonAndCountsOverEveryFindingForKubectlGet() {
+        List<Finding> findings = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            findings.add(Finding.warning("APS402", "ValidatingAdmissionPolicy/p" + i, "", "no binding"));
+        }
+        findings.add(Finding.error("APS201", "ValidatingWebhookConfiguration/w", "webhooks[0]", "kube-system"));
+        findings.add(Finding.info("input/Skipped", "ConfigMap/c", "", "not an admission object"));
+        AdmissionPolicySetStatus bad = StatusCalculator.compute(new StatusCalculator.Input(
+                4, Outcome.VALIDATION_FAILED, "", findings, ROWS, null, T0, 5));
+        // Counts include the findings the cap left out of status.findings.
+        assertEquals(new StatusSummary("False", "ValidationFailed", 1, 1, 12), bad.getSummary());
+
+        AdmissionPolicySetStatus good = compute(5, Outcome.APPLIED, List.of(), bad, T1);
+        assertEquals(new StatusSummary("True", "Applied", 1, 0, 0), good.getSummary());
+
+        AdmissionPolicySetStatus paused = compute(6, Outcome.PAUSED, List.of(), good, T2);
+        assertEquals(new StatusSummary("False", "Paused", 1, 0, 0), paused.getSummary());
+        AdmissionPolicySetStatus retrying = compute(6, Outcome.API_ERROR, List.of(), good, T2);
+        assertEquals(new StatusSummary("False", "ApiError", 1, 0, 0), retrying.getSummary());
     }
 }
