@@ -7,7 +7,9 @@ import org.junit.jupiter.api.Test;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 
@@ -66,6 +68,12 @@ class InstallManifestsTest {
         return install.stream().filter(o -> kind.equals(o.path("kind").asText())).toList();
     }
 
+    /** The operator's own ClusterRole (the others are the aggregated roles for people). */
+    static JsonNode operatorRole() {
+        return install.stream().filter(o -> "ClusterRole".equals(o.path("kind").asText())
+                && NAMESPACE.equals(o.path("metadata").path("name").asText())).findFirst().orElseThrow();
+    }
+
     static JsonNode one(String kind) {
         List<JsonNode> all = ofKind(kind);
         assertEquals(1, all.size(), "config/default should render exactly one " + kind);
@@ -97,6 +105,9 @@ class InstallManifestsTest {
                 .sorted().collect(Collectors.toList());
         assertEquals(List.of(
                 "ClusterRole/admission-policy-operator",
+                "ClusterRole/admission-policy-operator-aps-admin",
+                "ClusterRole/admission-policy-operator-aps-edit",
+                "ClusterRole/admission-policy-operator-aps-view",
                 "ClusterRoleBinding/admission-policy-operator",
                 "CustomResourceDefinition/admissionpolicysets.admission.policyset.dev",
                 "Deployment/admission-policy-operator",
@@ -126,7 +137,44 @@ class InstallManifestsTest {
 
     @Test
     void clusterRoleIsExactlyTheReviewedLeastPrivilegeGrant() {
-        assertEquals(EXPECTED_CLUSTER_GRANTS, grants(one("ClusterRole").path("rules")));
+        assertEquals(EXPECTED_CLUSTER_GRANTS, grants(operatorRole().path("rules")));
+    }
+
+    /**
+     * People get AdmissionPolicySets through the built-in view / edit / admin roles: reading for view, writing the
+     * spec for edit, deletecollection on top for admin, and never the status (the operator's report). No
+     * binding names these roles: aggregation is their only use.
+     */
+    @Test
+    void aggregatedRolesGivePeopleViewEditAndAdminOnSets() {
+        Map<String, Set<String>> byAggregation = new TreeMap<>();
+        for (JsonNode role : ofKind("ClusterRole")) {
+            if (role == operatorRole()) {
+                continue;
+            }
+            List<String> labels = new ArrayList<>();
+            role.path("metadata").path("labels").fields().forEachRemaining(e -> {
+                if (e.getKey().startsWith("rbac.authorization.k8s.io/aggregate-to-") && "true".equals(e.getValue().asText())) {
+                    labels.add(e.getKey().substring("rbac.authorization.k8s.io/aggregate-to-".length()));
+                }
+            });
+            assertEquals(1, labels.size(), role.path("metadata").path("name").asText() + " aggregates into exactly one role");
+            byAggregation.put(labels.get(0), grants(role.path("rules")));
+            for (JsonNode binding : install) {
+                assertFalse(binding.path("roleRef").path("name").asText().equals(role.path("metadata").path("name").asText()),
+                        "aggregated roles are not bound");
+            }
+        }
+        String sets = GROUP + "/admissionpolicysets:";
+        Set<String> read = Set.of(sets + "get", sets + "list", sets + "watch");
+        Set<String> view = new TreeSet<>(read);
+        view.addAll(Set.of(GROUP + "/admissionpolicysets/status:get", GROUP + "/admissionpolicysets/status:list",
+                GROUP + "/admissionpolicysets/status:watch"));
+        Set<String> edit = new TreeSet<>(read);
+        edit.addAll(Set.of(sets + "create", sets + "update", sets + "patch", sets + "delete"));
+        Set<String> admin = new TreeSet<>(edit);
+        admin.add(sets + "deletecollection");
+        assertEquals(Map.of("view", view, "edit", edit, "admin", admin), byAggregation);
     }
 
     @Test
@@ -142,7 +190,8 @@ class InstallManifestsTest {
             JsonNode binding = one(kind);
             String roleKind = kind.equals("RoleBinding") ? "Role" : "ClusterRole";
             assertEquals(roleKind, binding.path("roleRef").path("kind").asText());
-            assertEquals(one(roleKind).path("metadata").path("name").asText(), binding.path("roleRef").path("name").asText());
+            JsonNode role = roleKind.equals("Role") ? one("Role") : operatorRole();
+            assertEquals(role.path("metadata").path("name").asText(), binding.path("roleRef").path("name").asText());
             assertEquals(1, binding.path("subjects").size(), kind + " subjects");
             JsonNode subject = binding.path("subjects").get(0);
             assertEquals("ServiceAccount", subject.path("kind").asText());

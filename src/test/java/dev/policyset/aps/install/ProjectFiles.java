@@ -100,6 +100,23 @@ final class ProjectFiles {
         throw new IllegalStateException(kustomizationDir + ": no " + kind + " among its resources");
     }
 
+    /** The object of a kind and name among a kustomization's resources. */
+    static ObjectNode find(Path kustomizationDir, String kind, String name) {
+        for (Path file : kustomizationResources(kustomizationDir)) {
+            for (JsonNode doc : readAll(file)) {
+                if (kind.equals(doc.path("kind").asText()) && name.equals(doc.path("metadata").path("name").asText())) {
+                    return (ObjectNode) doc;
+                }
+            }
+        }
+        throw new IllegalStateException(kustomizationDir + ": no " + kind + "/" + name + " among its resources");
+    }
+
+    /** The operator's own ClusterRole in config/rbac (the others there are aggregated roles for people). */
+    static ObjectNode operatorClusterRole(Path root) {
+        return find(root.resolve("config/rbac"), "ClusterRole", "admission-policy-operator");
+    }
+
     /** The operator image config/manager sets for the Deployment's placeholder image {@code controller}. */
     static String defaultImage(Path root) {
         for (JsonNode image : readYaml(root.resolve("config/manager/kustomization.yaml")).path("images")) {

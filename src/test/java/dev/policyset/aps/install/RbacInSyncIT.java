@@ -44,7 +44,7 @@ class RbacInSyncIT {
             }
         }
         Set<String> granted = new TreeSet<>(InstallManifestsTest.grants(
-                ProjectFiles.find(root.resolve("config/rbac"), "ClusterRole").path("rules")));
+                ProjectFiles.operatorClusterRole(root).path("rules")));
         granted.addAll(InstallManifestsTest.grants(ProjectFiles.find(root.resolve("config/rbac"), "Role").path("rules")));
 
         Set<String> missing = new TreeSet<>(asked);
