@@ -13,14 +13,16 @@ import java.io.InputStream;
         mixinStandardHelpOptions = true,
         versionProvider = ApsCommand.Version.class,
         description = "Render and validate AdmissionPolicySets and admission objects without a cluster.",
-        subcommands = {RenderCommand.class, ValidateCommand.class, BenchCommand.class, ParseBenchCommand.class,
-                CommandLine.HelpCommand.class},
+        subcommands = {RenderCommand.class, ValidateCommand.class, ExplainCommand.class, CompletionCommand.class,
+                BenchCommand.class, ParseBenchCommand.class, CommandLine.HelpCommand.class},
         footer = {"", "Examples:",
                 "  aps validate config/samples/",
                 "  aps validate --output sarif policies/ > aps.sarif",
                 "  kubectl kustomize overlays/prod | aps validate -",
                 "  aps render config/samples/ > generated.yaml",
                 "  aps render --kube-version 1.34 policies/baseline.yaml",
+                "  aps explain APS201",
+                "  source <(aps completion bash)",
                 "",
                 "Exit codes: 0 no error findings, 1 error findings, 2 usage error or unreadable input."})
 public final class ApsCommand implements Runnable {
@@ -60,7 +62,7 @@ public final class ApsCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "Missing a command: render or validate (see aps --help)");
+        throw new CommandLine.ParameterException(spec.commandLine(), "Missing a command: render, validate or explain (see aps --help)");
     }
 
     static final class Version implements CommandLine.IVersionProvider {

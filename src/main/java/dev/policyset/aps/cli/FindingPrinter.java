@@ -19,9 +19,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 
-/** The three output formats of {@code aps validate}: text (grouped per object), JSON (a contract), SARIF 2.1.0. */
+/**
+ * The output formats of {@code aps validate}: text (grouped per object), JSON (a contract), SARIF 2.1.0 (GitHub
+ * code scanning), and GitLab's code-quality report.
+ */
 final class FindingPrinter {
-    enum Format { text, json, sarif }
+    enum Format { text, json, sarif, codequality }
 
     static final String SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json";
 
@@ -45,6 +48,7 @@ final class FindingPrinter {
             case text -> text(findings, result, showSkipped, out, colour);
             case json -> out.println(write(json(findings, result)));
             case sarif -> out.println(write(sarif(findings)));
+            case codequality -> out.println(write(CodeQualityReport.of(findings)));
         }
         out.flush();
     }
@@ -127,11 +131,7 @@ final class FindingPrinter {
         List<String> ids = new ArrayList<>(new TreeSet<>(findings.stream().map(f -> f.finding().rule()).toList()));
         ArrayNode rules = driver.putArray("rules");
         for (String id : ids) {
-            ObjectNode r = rules.addObject();
-            r.put("id", id);
-            r.putObject("shortDescription").put("text", RuleCatalog.summary(id));
-            r.putObject("help").put("text", RuleCatalog.summary(id) + ". See " + RuleCatalog.docs(id)
-                    + " for why it matters and how to fix or exempt it.");
+            sarifRule(rules.addObject(), id);
         }
         ArrayNode results = run.putArray("results");
         for (LocatedFinding lf : findings) {
@@ -139,11 +139,7 @@ final class FindingPrinter {
             ObjectNode r = results.addObject();
             r.put("ruleId", f.rule());
             r.put("ruleIndex", ids.indexOf(f.rule()));
-            r.put("level", switch (f.severity()) {
-                case ERROR -> "error";
-                case WARNING -> "warning";
-                case INFO -> "note";
-            });
+            r.put("level", level(f.severity()));
             String prefix = f.object().isEmpty() ? "" : f.object() + (f.field().isEmpty() ? "" : " " + f.field()) + ": ";
             r.putObject("message").put("text", prefix + f.message());
             if (lf.file() != null) {
@@ -161,6 +157,32 @@ final class FindingPrinter {
             }
         }
         return root;
+    }
+
+    /**
+     * One entry of SARIF's rule table: the catalog's summary and default level, the documentation's "catches"
+     * paragraph as the full description and its whole section as help (code-scanning UIs show it beside each
+     * alert), and a link to the published section.
+     */
+    private static void sarifRule(ObjectNode r, String id) {
+        r.put("id", id);
+        String summary = RuleCatalog.summary(id);
+        r.putObject("shortDescription").put("text", summary);
+        r.putObject("fullDescription").put("text", RuleDocs.catches(id).orElse(summary));
+        r.put("helpUri", RuleCatalog.helpUri(id));
+        ObjectNode help = r.putObject("help");
+        java.util.Optional<String> section = RuleDocs.section(id);
+        help.put("text", section.map(RuleDocs::plain).orElse(summary + ". See " + RuleCatalog.helpUri(id)));
+        help.put("markdown", section.orElse(summary + ". See [the rule's documentation](" + RuleCatalog.helpUri(id) + ")."));
+        RuleCatalog.find(id).ifPresent(rule -> r.putObject("defaultConfiguration").put("level", level(rule.severity())));
+    }
+
+    private static String level(Severity severity) {
+        return switch (severity) {
+            case ERROR -> "error";
+            case WARNING -> "warning";
+            case INFO -> "note";
+        };
     }
 
     /**
@@ -185,7 +207,7 @@ final class FindingPrinter {
         return out.toString();
     }
 
-    private static String write(ObjectNode node) {
+    static String write(com.fasterxml.jackson.databind.JsonNode node) {
         try {
             return MAPPER.writeValueAsString(node);
         } catch (JsonProcessingException e) {
