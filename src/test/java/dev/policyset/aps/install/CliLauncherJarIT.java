@@ -25,11 +25,7 @@ class CliLauncherJarIT {
     record Result(int exit, String out, String err) {}
 
     static Result run(Path dir, List<String> command) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(command).directory(dir.toFile()).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "finishes");
-        return new Result(p.exitValue(), out, err);
+        return run(dir, command, "");
     }
 
     @Test
@@ -70,13 +66,18 @@ class CliLauncherJarIT {
         ProjectFiles.JSON.readTree(stale.out());
     }
 
+    /** Runs with APS_JAVA_OPTS; stdout and stderr go to files, so a chatty stderr cannot fill a pipe and stall. */
     static Result run(Path dir, List<String> command, String javaOpts) throws IOException, InterruptedException {
         ProcessBuilder pb = new ProcessBuilder(new ArrayList<>(command)).directory(dir.toFile());
         pb.environment().put("APS_JAVA_OPTS", javaOpts);
+        Path out = Files.createTempFile(dir, "out", ".txt");
+        Path err = Files.createTempFile(dir, "err", ".txt");
+        pb.redirectOutput(out.toFile()).redirectError(err.toFile());
         Process p = pb.start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "finishes");
-        return new Result(p.exitValue(), out, err);
+        if (!p.waitFor(300, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError(command + " did not finish in 300 s");
+        }
+        return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
     }
 }
