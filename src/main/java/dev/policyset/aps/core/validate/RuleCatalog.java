@@ -58,6 +58,7 @@ public final class RuleCatalog {
         rule("input/Unreadable", Severity.ERROR, "A file that cannot be read or parsed");
         rule("input/Skipped", Severity.INFO, "A document that is not an admission object or an AdmissionPolicySet");
         rule("input/Unprocessable", Severity.ERROR, "A document whose structure could not be processed");
+        rule("input/TooLarge", Severity.ERROR, "An input over the 16 MiB limit, refused before it is parsed");
     }
 
     private static void rule(String id, Severity severity, String summary) {
