@@ -76,21 +76,49 @@ public final class BundleGenerator {
 
     private BundleGenerator() {}
 
+    /**
+     * The bundle's place in OLM's upgrade graph: its version and the released version it replaces (none for the
+     * first release). With a previous version the CSV gets {@code spec.replaces} (the edge OLM follows) and
+     * {@code olm.skipRange >=PREVIOUS <VERSION}, so a cluster on any version in between upgrades in one step.
+     */
+    record Upgrade(String version, String replaces) {
+        Upgrade {
+            replaces = replaces == null || replaces.isBlank() ? null : replaces.strip();
+        }
+    }
+
+    /** {@code config/olm/upgrade.yaml}'s previous version, for the bundle of the version QOSDK wrote. */
+    static Upgrade upgrade(Path root, Path qosdkBundle) {
+        String version = ProjectFiles.readYaml(qosdkBundle.resolve(CSV_FILE)).path("spec").path("version").asText();
+        String replaces = ProjectFiles.readYaml(root.resolve("config/olm/upgrade.yaml")).path("replaces").asText("");
+        return new Upgrade(version, replaces);
+    }
+
     public static void main(String[] args) throws IOException {
         Path root = ProjectFiles.root();
         String image = null;
         Path out = root.resolve("bundle");
+        String version = null;
+        String replaces = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--image" -> image = args[++i];
                 case "--out" -> out = root.resolve(args[++i]);
-                default -> throw new IllegalArgumentException("usage: BundleGenerator [--image IMAGE] [--out DIR]");
+                case "--version" -> version = args[++i];
+                case "--replaces" -> replaces = args[++i];
+                default -> throw new IllegalArgumentException(
+                        "usage: BundleGenerator [--image IMAGE] [--out DIR] [--version V --replaces PREVIOUS]");
             }
         }
         if (image == null || image.isBlank()) {
             image = ProjectFiles.defaultImage(root);
         }
-        Map<String, String> files = generate(root, qosdkBundle(root), image);
+        Path qosdk = qosdkBundle(root);
+        Upgrade upgrade = upgrade(root, qosdk);
+        if (version != null) {
+            upgrade = new Upgrade(version, replaces);
+        }
+        Map<String, String> files = generate(root, qosdk, image, upgrade);
         write(files, out);
         System.out.println("wrote " + files.size() + " files to " + root.relativize(out) + "/ (image " + image + ")");
     }
@@ -107,6 +135,11 @@ public final class BundleGenerator {
 
     /** Every file of the bundle, by path relative to the bundle directory, in a stable order. */
     static Map<String, String> generate(Path root, Path qosdkBundle, String image) throws IOException {
+        return generate(root, qosdkBundle, image, upgrade(root, qosdkBundle));
+    }
+
+    /** Every file of the bundle of {@code upgrade.version()}, by path relative to the bundle directory. */
+    static Map<String, String> generate(Path root, Path qosdkBundle, String image, Upgrade upgrade) throws IOException {
         Map<String, String> files = new LinkedHashMap<>();
         String crd = Files.readString(root.resolve("crds/" + CRD_FILE_NAME));
         String generatedCrd = Files.readString(qosdkBundle.resolve(BUNDLE_CRD_FILE));
@@ -117,6 +150,7 @@ public final class BundleGenerator {
         JsonNode crdNode = ProjectFiles.readAllYaml(crd).get(0);
         ObjectNode csv = (ObjectNode) ProjectFiles.readYaml(qosdkBundle.resolve(CSV_FILE));
         completeCsv(root, csv, crdNode, image);
+        upgradeEdge(csv, upgrade);
 
         Map<String, String> annotations = new LinkedHashMap<>();
         ProjectFiles.readYaml(qosdkBundle.resolve(ANNOTATIONS_FILE)).path("annotations").fields()
@@ -148,6 +182,20 @@ public final class BundleGenerator {
         spec.set("install", install(root, image));
         ArrayNode related = spec.putArray("relatedImages");
         related.addObject().put("name", PACKAGE).put("image", image);
+    }
+
+    private static void upgradeEdge(ObjectNode csv, Upgrade upgrade) {
+        ObjectNode metadata = (ObjectNode) csv.path("metadata");
+        ObjectNode annotations = (ObjectNode) metadata.path("annotations");
+        ObjectNode spec = (ObjectNode) csv.path("spec");
+        metadata.put("name", PACKAGE + ".v" + upgrade.version());
+        spec.put("version", upgrade.version());
+        spec.remove("replaces");
+        annotations.remove("olm.skipRange");
+        if (upgrade.replaces() != null) {
+            spec.put("replaces", PACKAGE + ".v" + upgrade.replaces());
+            annotations.put("olm.skipRange", ">=" + upgrade.replaces() + " <" + upgrade.version());
+        }
     }
 
     /** CSV install strategy from config/rbac and config/manager. */

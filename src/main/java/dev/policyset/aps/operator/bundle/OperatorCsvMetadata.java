@@ -43,7 +43,19 @@ import io.quarkiverse.operatorsdk.annotations.SharedCSVMetadata;
                 others = {
                         @Annotations.Annotation(name = "operatorframework.io/suggested-namespace",
                                 value = "admission-policy-operator"),
-                        @Annotations.Annotation(name = "support", value = "PolicySet")}))
+                        @Annotations.Annotation(name = "support", value = "PolicySet"),
+                        // OpenShift's infrastructure features (docs/install.md, With OLM, explains each value).
+                        // disconnected: one image, listed in relatedImages; the operator talks to the API server only.
+                        @Annotations.Annotation(name = "features.operators.openshift.io/disconnected", value = "true"),
+                        @Annotations.Annotation(name = "features.operators.openshift.io/fips-compliant", value = "false"),
+                        @Annotations.Annotation(name = "features.operators.openshift.io/proxy-aware", value = "false"),
+                        @Annotations.Annotation(name = "features.operators.openshift.io/tls-profiles", value = "false"),
+                        @Annotations.Annotation(name = "features.operators.openshift.io/token-auth-aws", value = "false"),
+                        @Annotations.Annotation(name = "features.operators.openshift.io/token-auth-azure", value = "false"),
+                        @Annotations.Annotation(name = "features.operators.openshift.io/token-auth-gcp", value = "false"),
+                        @Annotations.Annotation(name = "features.operators.openshift.io/cnf", value = "false"),
+                        @Annotations.Annotation(name = "features.operators.openshift.io/cni", value = "false"),
+                        @Annotations.Annotation(name = "features.operators.openshift.io/csi", value = "false")}))
 public final class OperatorCsvMetadata implements SharedCSVMetadata {
     public static final String BUNDLE_NAME = "admission-policy-operator";
 
