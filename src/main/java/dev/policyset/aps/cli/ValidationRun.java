@@ -9,6 +9,7 @@ import dev.policyset.aps.core.model.PolicySetReader;
 import dev.policyset.aps.core.render.RenderOptions;
 import dev.policyset.aps.core.render.RenderedObject;
 import dev.policyset.aps.core.render.Renderer;
+import dev.policyset.aps.core.validate.AttributedFinding;
 import dev.policyset.aps.core.validate.Finding;
 import dev.policyset.aps.core.validate.ValidationOptions;
 import dev.policyset.aps.core.validate.ValidationSubject;
@@ -25,7 +26,8 @@ import java.util.Map;
 /**
  * One {@code aps validate} run, without printing: documents → subjects (sets rendered, admission objects taken
  * as they are, anything else skipped with an info finding) → one validation over all of them together → findings
- * located in the input files.
+ * located in the input files, each where its own object is defined (the same {@code Kind/name} may be defined in
+ * several files of one run).
  */
 final class ValidationRun {
     static final String SKIPPED = "input/Skipped";
@@ -53,14 +55,24 @@ final class ValidationRun {
         }
     }
 
-    /** The subjects of some documents and the findings made while reading them. */
-    record Subjects(List<ValidationSubject> subjects, List<LocatedFinding> findings, Map<String, Origin> origins) {}
+    /**
+     * The subjects of some documents and the findings made while reading them. {@code origins} is parallel to
+     * {@code subjects}: where each one was defined. {@code firstOrigins}: the first definition of each
+     * {@code Kind/name} (sets included), for findings that are about no single subject.
+     */
+    record Subjects(List<ValidationSubject> subjects, List<LocatedFinding> findings, List<Origin> origins,
+                    Map<String, Origin> firstOrigins) {}
 
     /**
      * Where an object came from: its document and, for an object a set generated, the member's path in the set
      * ({@code spec.validatingPolicies[0]}), so that a finding points at the line that needs the fix.
      */
     record Origin(Document document, RenderedObject object) {
+        /** {@code file:line} of the object (for a set's object, of its member), for messages. */
+        String describe() {
+            return document.source() + ":" + lineOf("metadata.name");
+        }
+
         int lineOf(String field) {
             return document.lineOf(object == null || object.source().isEmpty() ? field : inSet(field));
         }
@@ -100,8 +112,10 @@ final class ValidationRun {
         Subjects read = subjects(loaded.documents(), version);
         findings.addAll(read.findings());
         Validator validator = new Validator(ValidationOptions.offline(version), cel);
-        for (Finding f : validator.validate(read.subjects()).findings()) {
-            Origin origin = read.origins().get(f.object());
+        for (AttributedFinding a : validator.validateAttributed(read.subjects())) {
+            // Located where its own subject was defined: with the same Kind/name in two files, each file keeps its own.
+            Finding f = a.finding();
+            Origin origin = a.subject() >= 0 ? read.origins().get(a.subject()) : read.firstOrigins().get(f.object());
             findings.add(new LocatedFinding(f, origin == null ? null : origin.document().source(),
                     origin == null ? null : origin.lineOf(f.field())));
         }
@@ -114,7 +128,7 @@ final class ValidationRun {
         RenderOptions renderOptions = RenderOptions.forKubeVersion(version);
         List<ValidationSubject> subjects = new ArrayList<>();
         List<LocatedFinding> findings = new ArrayList<>();
-        Map<String, Origin> origins = new HashMap<>();
+        List<Origin> origins = new ArrayList<>();
         for (Document document : documents) {
             try {
                 read(document, renderOptions, subjects, findings, origins);
@@ -125,11 +139,20 @@ final class ValidationRun {
                                 + "); check its structure against the kind's schema"), document.source(), document.line()));
             }
         }
-        return new Subjects(subjects, findings, origins);
+        Map<String, Origin> firstOrigins = new HashMap<>();
+        for (int i = 0; i < subjects.size(); i++) {
+            firstOrigins.putIfAbsent(subjects.get(i).object().id(), origins.get(i));
+        }
+        for (Document document : documents) {
+            if (PolicySetReader.KIND.equals(document.kind())) {
+                firstOrigins.putIfAbsent(PolicySetReader.KIND + "/" + document.name(), new Origin(document, null));
+            }
+        }
+        return new Subjects(subjects, findings, origins, firstOrigins);
     }
 
     private static void read(Document document, RenderOptions renderOptions, List<ValidationSubject> subjects,
-                             List<LocatedFinding> findings, Map<String, Origin> origins) {
+                             List<LocatedFinding> findings, List<Origin> origins) {
         JsonNode content = document.content();
         if (content.isTextual() && content.asText().isBlank()) {
             return; // a trailing "---" reads as an empty document
@@ -141,12 +164,12 @@ final class ValidationRun {
             for (Finding f : result.findings()) {
                 findings.add(new LocatedFinding(f, document.source(), document.lineOf(f.field())));
             }
-            origins.putIfAbsent(PolicySetReader.KIND + "/" + document.name(), new Origin(document, null));
             if (result.set().isPresent()) {
                 PolicySet set = result.set().get();
                 for (RenderedObject object : Renderer.render(set, renderOptions)) {
-                    subjects.add(new ValidationSubject(object, set.name(), set.safety()));
-                    origins.putIfAbsent(object.id(), new Origin(document, object));
+                    Origin origin = new Origin(document, object);
+                    subjects.add(new ValidationSubject(object, set.name(), set.safety()).at(origin.describe()));
+                    origins.add(origin);
                 }
             }
             return;
@@ -156,8 +179,9 @@ final class ValidationRun {
                 && document.apiVersion().startsWith(AdmissionKind.GROUP + "/")) {
             RenderedObject object = new RenderedObject(admissionKind.get(), document.apiVersion(), document.name(),
                     (ObjectNode) content, "");
-            subjects.add(ValidationSubject.bare(object));
-            origins.putIfAbsent(object.id(), new Origin(document, object));
+            Origin origin = new Origin(document, object);
+            subjects.add(ValidationSubject.bare(object).at(origin.describe()));
+            origins.add(origin);
             return;
         }
         String what = !content.isObject() ? "is not a Kubernetes object (no apiVersion/kind mapping)"

@@ -9,9 +9,7 @@ import dev.policyset.aps.core.validate.safety.SafetyRule;
 import dev.policyset.aps.core.validate.safety.SafetyRules;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -19,7 +17,7 @@ import java.util.Optional;
  * whole input, then each set's exemptions and enforcement.
  *
  * <p>Exemptions and enforcement apply to safety findings only, never to {@code api/*} (what the API server
- * would refuse cannot be waived). A safety finding is governed by the settings of the subject it names
+ * would refuse cannot be waived). A safety finding is governed by the settings of the subject it is about
  * (its set's {@code spec.safety}; bare objects have the defaults): an exemption for the finding's rule and
  * object turns it into an {@code info} finding that names the reason; otherwise {@code enforcement: Warn}
  * turns an error into a warning.
@@ -41,30 +39,39 @@ public final class Validator {
     }
 
     public ValidationReport validate(List<ValidationSubject> subjects) {
-        List<Finding> findings = new ArrayList<>();
-        for (ValidationSubject subject : subjects) {
-            findings.addAll(ApiServerRules.check(subject.object(), options.kubeVersion(), cel));
+        return new ValidationReport(validateAttributed(subjects).stream().map(AttributedFinding::finding).toList());
+    }
+
+    /**
+     * Every finding with the subject it is about (its index in {@code subjects}), so that a caller can locate it
+     * where that subject was defined, even when several subjects share a {@code Kind/name}
+     * ({@link SubjectAttribution} says how). A safety finding is governed by its own subject's settings.
+     */
+    public List<AttributedFinding> validateAttributed(List<ValidationSubject> subjects) {
+        List<AttributedFinding> findings = new ArrayList<>();
+        for (int i = 0; i < subjects.size(); i++) {
+            for (Finding f : ApiServerRules.check(subjects.get(i).object(), options.kubeVersion(), cel)) {
+                findings.add(new AttributedFinding(f, i));
+            }
         }
         SafetyContext context = new SafetyContext(subjects, options);
-        Map<String, SafetySettings> settings = new HashMap<>();
-        for (ValidationSubject s : subjects) {
-            settings.putIfAbsent(s.object().id(), s.safety());
-        }
+        SubjectAttribution attribution = new SubjectAttribution(subjects);
         for (SafetyRule rule : rules) {
             List<Finding> found;
             try {
                 found = rule.check(context);
             } catch (RuntimeException e) {
                 // A rule must never take the whole validation down; say which one could not judge the input.
-                findings.add(Finding.warning(rule.id(), "", "",
-                        "rule " + rule.id() + " could not check this input (" + e + "); the other rules ran"));
+                findings.add(new AttributedFinding(Finding.warning(rule.id(), "", "",
+                        "rule " + rule.id() + " could not check this input (" + e + "); the other rules ran"), -1));
                 continue;
             }
-            for (Finding f : found) {
-                findings.add(govern(f, settings.getOrDefault(f.object(), SafetySettings.DEFAULT)));
+            for (AttributedFinding a : attribution.attribute(rule, context, found)) {
+                SafetySettings safety = a.subject() < 0 ? SafetySettings.DEFAULT : subjects.get(a.subject()).safety();
+                findings.add(new AttributedFinding(govern(a.finding(), safety), a.subject()));
             }
         }
-        return new ValidationReport(findings);
+        return findings;
     }
 
     /** Applies one set's exemptions and enforcement to one safety finding. */

@@ -31,11 +31,12 @@ final class Subjects {
     }
 
     static String describeOrigin(ValidationSubject s) {
+        String where = s.origin() == null ? "" : " in " + s.origin();
         if (s.setName() != null) {
             String src = s.object().source();
-            return "set " + s.setName() + (src == null || src.isEmpty() ? "" : " (" + src + ")");
+            return "set " + s.setName() + (src == null || src.isEmpty() ? "" : " (" + src + ")") + where;
         }
         String src = s.object().source();
-        return src == null || src.isEmpty() ? "a bare object" : src;
+        return (src == null || src.isEmpty() ? "a bare object" : src) + where;
     }
 }
