@@ -9,8 +9,8 @@ import picocli.CommandLine.Option;
  * value is a usage error (exit 2) with the same words everywhere.
  */
 final class KubeVersionOption {
-    @Option(names = "--kube-version", paramLabel = "X.Y", defaultValue = "1.36", converter = Converter.class,
-            description = "Target Kubernetes version, " + "1.30 to 1.36: the API versions served (MutatingAdmissionPolicy"
+    @Option(names = "--kube-version", paramLabel = "X.Y", defaultValue = "1.37", converter = Converter.class,
+            description = "Target Kubernetes version, " + "1.30 to 1.37: the API versions served (MutatingAdmissionPolicy"
                     + " v1alpha1/v1beta1/v1), the API-server rules and the CEL environment (default: ${DEFAULT-VALUE}).")
     KubeVersion version;
 

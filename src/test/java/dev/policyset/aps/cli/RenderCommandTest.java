@@ -69,7 +69,7 @@ class RenderCommandTest {
         for (String command : new String[] {"render", "validate"}) {
             Run run = run(command, "--kube-version", "1.29", "config/samples/");
             assertEquals(ExitCodes.USAGE_OR_INPUT, run.exit(), command);
-            assertTrue(run.err().contains("1.29 is not supported; use 1.30 to 1.36"), command + ": " + run.err());
+            assertTrue(run.err().contains("1.29 is not supported; use 1.30 to 1.37"), command + ": " + run.err());
             assertEquals("", run.out(), command);
         }
     }

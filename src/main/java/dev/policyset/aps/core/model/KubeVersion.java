@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
  */
 public record KubeVersion(int major, int minor) implements Comparable<KubeVersion> {
     /** The newest version the validator's catalogue of API server rules describes. */
-    public static final KubeVersion NEWEST = new KubeVersion(1, 36);
+    public static final KubeVersion NEWEST = new KubeVersion(1, 37);
     /** ValidatingAdmissionPolicy became GA here; older servers are not supported. */
     public static final KubeVersion OLDEST = new KubeVersion(1, 30);
 

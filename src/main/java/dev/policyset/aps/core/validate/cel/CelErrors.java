@@ -97,6 +97,10 @@ final class CelErrors {
         if (msg.startsWith("Type conversion error")) {
             return ("t" + msg.substring(1)).replaceFirst(": \\[.*\\]$", "");
         }
+        if (msg.startsWith("timestamp is not valid")) {
+            // cel-go common/types/overflow.go addTimeDurationChecked: errTimestampOverflow
+            return "timestamp overflow";
+        }
         if (msg.contains("invalid duration format")) {
             return "type conversion error from 'string' to 'google.protobuf.Duration'";
         }

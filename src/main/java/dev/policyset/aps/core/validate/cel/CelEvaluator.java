@@ -95,7 +95,8 @@ public final class CelEvaluator {
                                    Activation activation, Map<String, Object> variables) {
         Map<String, Object> vars = bindings(env, activation, variables);
         try {
-            CelRuntime.Program program = env.runtime().createProgram(compiled.ast());
+            // has() as cel-go answers it; the checked AST itself stays as compiled (cost estimation reads it)
+            CelRuntime.Program program = env.runtime().createProgram(PresenceTests.rewrite(compiled.ast()));
             long[] steps = {0};
             CelEvaluationListener budget = (expr, value) -> {
                 if (++steps[0] > PER_CALL_LIMIT) {

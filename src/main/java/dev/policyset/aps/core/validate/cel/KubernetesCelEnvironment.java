@@ -166,9 +166,11 @@ public final class KubernetesCelEnvironment {
                 .setOptions(options.toBuilder().enableHeterogeneousNumericComparisons(true).build())
                 .setTypeProvider(types)
                 .setStandardFunctions(GoCompatibleFunctions.standardFunctions())
-                .addLibraries(CelExtensions.strings(stringFunctions(version)))
+                // cel-java's declarations (above), cel-go's implementations
+                .addLibraries(new GoStrings(celGoAtLeast029(version)))
                 .addLibraries(libraries);
-        rb.addFunctionBindings(GoCompatibleFunctions.bindings());
+        rb.addFunctionBindings(GoCompatibleFunctions.bindings(options, celGoAtLeast029(version)));
+        rb.addFunctionBindings(PresenceTests.binding());
         if (atLeast(1, 28)) {
             cb.addLibraries(CelExtensions.optional());
             rb.addLibraries(CelExtensions.optional());
@@ -281,6 +283,15 @@ public final class KubernetesCelEnvironment {
                 .maxParseRecursionDepth(MAX_RECURSION_DEPTH)
                 .comprehensionMaxIterations(CelEvaluator.MAX_COMPREHENSION_ITERATIONS)
                 .build();
+    }
+
+    /**
+     * Kubernetes 1.37 (CEL compatibility 1.36) vendors cel-go v0.29.2 (kubernetes/apiserver go.mod, commit
+     * "dependencies: cel-go v0.29.2"); 1.30 to 1.36 vendor v0.26.0 or older. Behaviour that changed between the two
+     * lines is switched here.
+     */
+    static boolean celGoAtLeast029(KubeVersion celCompatibilityVersion) {
+        return celCompatibilityVersion.atLeast(1, 36);
     }
 
     private static Set<CelStringExtensions.Function> stringFunctions(KubeVersion version) {

@@ -69,15 +69,9 @@ final class LiteralValidator implements CelAstValidator {
         }
     }
 
-    private static final java.util.regex.Pattern GO_DURATION =
-            java.util.regex.Pattern.compile("[-+]?(0|(\\d+(\\.\\d*)?|\\.\\d+)(ns|us|µs|μs|ms|s|m|h))+");
-
-    /** Go's {@code time.ParseDuration} syntax: {@code 1h30m}, {@code 1.5s}, {@code 0}; no days. */
+    /** Go's {@code time.ParseDuration}: {@code 1h30m}, {@code 1.5s}, {@code .5s}, {@code 0}; no days; about ±292 years. */
     static Optional<String> durationError(String text) {
-        if (text.equals("0") || text.equals("+0") || text.equals("-0")) {
-            return Optional.empty();
-        }
-        if (!GO_DURATION.matcher(text).matches()) {
+        if (GoConversions.parseGoDuration(text) == null) {
             return Optional.of("type conversion error from 'string' to 'google.protobuf.Duration'");
         }
         return Optional.empty();

@@ -337,7 +337,7 @@ final class StringFormat {
             return Strings.quote(s);
         }
         if (v instanceof Double d) {
-            return fixed(d, 6).replace(",", "");
+            return nestedDouble(d);
         }
         if (v instanceof Boolean || v instanceof Long || v instanceof UnsignedLong) {
             return v.toString();
@@ -349,7 +349,8 @@ final class StringFormat {
             return "duration(\"" + duration(d) + "\")";
         }
         if (isBytes(v)) {
-            return "b\"" + new String(bytes(v), StandardCharsets.UTF_8) + "\"";
+            // quoteForCEL: b%q of the bytes as a string
+            return "b" + Strings.quote(new String(bytes(v), StandardCharsets.UTF_8));
         }
         if (v instanceof CelType t) {
             return typeValueName(t);
@@ -362,22 +363,38 @@ final class StringFormat {
             return sb.append(']').toString();
         }
         if (v instanceof Map<?, ?> map) {
-            TreeMap<String, String> sorted = new TreeMap<>();
+            // formatMap: sort.SliceStable by the quoted key, compared as Go compares strings (UTF-8 bytes)
+            List<String[]> pairs = new java.util.ArrayList<>();
             for (Map.Entry<?, ?> e : map.entrySet()) {
-                sorted.put(nested(e.getKey()), nested(e.getValue()));
+                pairs.add(new String[] {nested(e.getKey()), nested(e.getValue())});
             }
+            pairs.sort((a, b) -> java.util.Arrays.compareUnsigned(a[0].getBytes(StandardCharsets.UTF_8),
+                    b[0].getBytes(StandardCharsets.UTF_8)));
             StringBuilder sb = new StringBuilder("{");
-            boolean first = true;
-            for (Map.Entry<String, String> e : sorted.entrySet()) {
-                sb.append(first ? "" : ", ").append(e.getKey()).append(':').append(e.getValue());
-                first = false;
+            for (int i = 0; i < pairs.size(); i++) {
+                sb.append(i == 0 ? "" : ", ").append(pairs.get(i)[0]).append(':').append(pairs.get(i)[1]);
             }
             return sb.append('}').toString();
         }
-        if (v instanceof Optional<?> o) {
-            return o.map(x -> "optional.of(" + nested(x) + ")").orElse("optional.none()");
+        // cel-go ext/formatting.go: anything else (optional, Quantity, IP, URL, ...) cannot be formatted, at the top
+        // level or nested (formatting_test.go TestStringFormat "object not allowed", "object inside list")
+        throw new FormatException("error during formatting: string clause can only be used on strings, bools, bytes,"
+                + " ints, doubles, maps, lists, types, durations, and timestamps, was given " + typeName(v));
+    }
+
+    /**
+     * A double inside a list or map: cel-go's legacy {@code clauseForType} prints {@code %.6f} (never grouped),
+     * and {@code quoteForCEL} quotes infinities and NaN ({@code "+Inf"}, {@code "-Inf"}, {@code "NaN"}).
+     */
+    static String nestedDouble(double d) {
+        if (Double.isNaN(d)) {
+            return "\"NaN\"";
         }
-        return v.toString();
+        if (Double.isInfinite(d)) {
+            return d > 0 ? "\"+Inf\"" : "\"-Inf\"";
+        }
+        boolean negative = d < 0 || (d == 0 && 1 / d < 0);
+        return (negative ? "-" : "") + new BigDecimal(Math.abs(d)).setScale(6, RoundingMode.HALF_EVEN).toPlainString();
     }
 
     /** A type value ({@code type('x')} is {@code string}). */
@@ -471,6 +488,12 @@ final class StringFormat {
         if (v instanceof CelType) {
             return "type";
         }
+        if (v instanceof Optional<?>) {
+            return "optional_type";
+        }
+        if (v instanceof dev.cel.common.values.CelValue c) {
+            return c.celType().name();
+        }
         return v.getClass().getSimpleName();
     }
 
@@ -518,6 +541,10 @@ final class StringFormat {
                     default -> {
                         if (cp < 0x20 || cp == 0x7F) {
                             sb.append(String.format("\\x%02x", cp));
+                        } else if (Character.isSurrogate((char) cp) && cp <= 0xFFFF) {
+                            sb.append("\\ufffd"); // not valid UTF-8: Go has U+FFFD, which it escapes
+                        } else if (!isGoPrint(cp)) {
+                            sb.append(cp <= 0xFFFF ? String.format("\\u%04x", cp) : String.format("\\U%08x", cp));
                         } else {
                             sb.appendCodePoint(cp);
                         }
@@ -526,5 +553,34 @@ final class StringFormat {
             });
             return sb.append('"').toString();
         }
+
+        /** Go's {@code strconv.IsPrint}: letters, marks, numbers, punctuation, symbols and the ASCII space. */
+        static boolean isGoPrint(int cp) {
+            if (cp == ' ') {
+                return true;
+            }
+            return switch (Character.getType(cp)) {
+                case Character.UPPERCASE_LETTER, Character.LOWERCASE_LETTER, Character.TITLECASE_LETTER,
+                        Character.MODIFIER_LETTER, Character.OTHER_LETTER, Character.NON_SPACING_MARK,
+                        Character.ENCLOSING_MARK, Character.COMBINING_SPACING_MARK, Character.DECIMAL_DIGIT_NUMBER,
+                        Character.LETTER_NUMBER, Character.OTHER_NUMBER, Character.CONNECTOR_PUNCTUATION,
+                        Character.DASH_PUNCTUATION, Character.START_PUNCTUATION, Character.END_PUNCTUATION,
+                        Character.INITIAL_QUOTE_PUNCTUATION, Character.FINAL_QUOTE_PUNCTUATION,
+                        Character.OTHER_PUNCTUATION, Character.MATH_SYMBOL, Character.CURRENCY_SYMBOL,
+                        Character.MODIFIER_SYMBOL, Character.OTHER_SYMBOL -> true;
+                default -> false;
+            };
+        }
+    }
+
+    /** Go's {@code %v} of a CEL value in an error message ({@code join: invalid input: 1}). */
+    static String goValue(Object v) {
+        if (v == null || isNull(v)) {
+            return "NULL_VALUE";
+        }
+        if (v instanceof Double d) {
+            return goFloatG(d);
+        }
+        return v.toString();
     }
 }

@@ -1,5 +1,6 @@
 package dev.policyset.aps.core.validate.safety;
 
+import dev.policyset.aps.core.model.KubeVersion;
 import dev.policyset.aps.core.validate.Finding;
 
 import java.util.ArrayList;
@@ -15,7 +16,19 @@ import java.util.Set;
  * cluster-scoped ones are never narrowed by a namespaceSelector.
  */
 public final class Aps205ControlPlaneResources implements SafetyRule {
-    private record Critical(String group, String resource, boolean namespaced) {
+    /**
+     * @param webhooksSkipFrom the server minor from which admission webhooks no longer see this resource at all
+     *                         (0: always intercepted)
+     */
+    private record Critical(String group, String resource, boolean namespaced, int webhooksSkipFrom) {
+        Critical(String group, String resource, boolean namespaced) {
+            this(group, resource, namespaced, 0);
+        }
+
+        boolean interceptedAt(KubeVersion version) {
+            return webhooksSkipFrom == 0 || version == null || !version.atLeast(1, webhooksSkipFrom);
+        }
+
         String label() {
             return group.isEmpty() ? resource : resource + "." + group;
         }
@@ -23,8 +36,11 @@ public final class Aps205ControlPlaneResources implements SafetyRule {
 
     private static final List<Critical> CRITICAL = List.of(
             new Critical("coordination.k8s.io", "leases", true),
-            new Critical("authentication.k8s.io", "tokenreviews", false),
-            new Critical("authorization.k8s.io", "subjectaccessreviews", false),
+            // Kubernetes 1.37 excludes the authentication/authorization reviews from admission webhooks, as admission
+            // policies already did (feature ExcludeAdmissionWebhookVirtualResources, beta and on by default in 1.37:
+            // k8s.io/apiserver pkg/features/kube_features.go; the list is kubeapiserver/admission/exclusion/resources.go)
+            new Critical("authentication.k8s.io", "tokenreviews", false, 37),
+            new Critical("authorization.k8s.io", "subjectaccessreviews", false, 37),
             new Critical("", "nodes", false),
             new Critical("", "nodes/status", false),
             new Critical("certificates.k8s.io", "certificatesigningrequests", false),
@@ -47,7 +63,7 @@ public final class Aps205ControlPlaneResources implements SafetyRule {
                     || Selectors.matchesBareNamespace(w.namespaceSelector(), "kube-node-lease");
             Set<String> hit = new LinkedHashSet<>();
             for (Critical c : CRITICAL) {
-                if ((!c.namespaced() || systemReachable)
+                if (c.interceptedAt(context.options().kubeVersion()) && (!c.namespaced() || systemReachable)
                         && w.rules().stream().anyMatch(r -> !r.operations().isEmpty() && r.matches(c.group(), c.resource()))) {
                     hit.add(c.label());
                 }

@@ -119,6 +119,14 @@ class ApiServerRulesTest {
         assertEquals(List.of(), Api.errors(v1Map));
         assertEquals(List.of("apiVersion NotSupported"), Api.errors(v1Map, new KubeVersion(1, 35)));
         assertEquals(List.of(), Api.errors(v1Map.replace("/v1\n", "/v1beta1\n"), new KubeVersion(1, 35)));
+        // 1.37 serves the same versions as 1.36 (zz_generated.prerelease-lifecycle.go unchanged): v1, and the
+        // deprecated v1beta1 / v1alpha1 for clusters that enable them
+        for (String version : List.of("/v1\n", "/v1beta1\n", "/v1alpha1\n")) {
+            assertEquals(List.of(), Api.errors(v1Map.replace("/v1\n", version), new KubeVersion(1, 37)), version);
+            assertEquals(List.of(), Api.errors(v1Map.replace("/v1\n", version), new KubeVersion(1, 36)), version);
+        }
+        assertEquals(new KubeVersion(1, 37), KubeVersion.NEWEST);
+        assertEquals(java.util.Optional.of("v1"), KubeVersion.NEWEST.mutatingPolicyApiVersion());
         assertEquals(List.of("apiVersion NotSupported"), Api.errors(Api.vap(Api.VAP_SPEC).replace("/v1\n", "/v2\n")));
     }
 

@@ -36,6 +36,19 @@ class CelEnvironmentTest {
     }
 
     @Test
+    void kube137CompilesAtCompatibility136WithoutIncludes() {
+        // base.go: nothing is introduced at 1.35 or 1.36; Kubernetes lists v1 (includes) at 1.37, i.e. a 1.38 server
+        KubeVersion compat = new KubeVersion(1, 37).celCompatibilityVersion();
+        assertEquals(new KubeVersion(1, 36), compat);
+        for (String e : List.of("semver('1.2.3').major() == 1", "lists.range(2) == [0, 1]", "[1].all(i, v, v > i)",
+                "ip('10.0.0.1').family() == 4", "'%s'.format(['a']) == 'a'")) {
+            assertTrue(compiles(36, e), e);
+        }
+        assertTrue(!compiles(36, "[1, 2].includes(2)"));
+        assertTrue(compiles(37, "[1, 2].includes(2)"));
+    }
+
+    @Test
     void neverAvailable() {
         for (String e : List.of("cel.bind(x, 1, x) == 1", "math.greatest(1, 2) == 2", "base64.encode(b'a') == 'YQ=='",
                 "'abc'.reverse() == 'cba'")) {

@@ -1,6 +1,8 @@
 package dev.policyset.aps.core.validate.safety;
 
+import dev.policyset.aps.core.model.KubeVersion;
 import dev.policyset.aps.core.validate.Finding;
+import dev.policyset.aps.core.validate.ValidationOptions;
 import dev.policyset.aps.core.validate.Severity;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -350,6 +352,24 @@ class SafetyRulesTest {
                       - {apiGroups: [""], apiVersions: [v1], operations: [UPDATE], resources: ["nodes/status"]}
                     """ + EXCLUDE_SYSTEM;
             assertTrue(only(run(rule, vwc("check", nodes))).message().contains("nodes/status"));
+        }
+
+        @Test
+        void authReviewsCountOnlyBefore137() {
+            // Kubernetes 1.37 stops sending authentication/authorization reviews to admission webhooks
+            // (ExcludeAdmissionWebhookVirtualResources, beta and on by default: apiserver pkg/features/kube_features.go)
+            String reviews = """
+                    rules:
+                      - {apiGroups: [authentication.k8s.io, authorization.k8s.io], apiVersions: [v1], operations: [CREATE],
+                         resources: [tokenreviews, subjectaccessreviews]}
+                    """;
+            List<Finding> at136 = rule.check(new SafetyContext(SafetyFixtures.subjects(vwc("check", reviews)),
+                    new ValidationOptions(new KubeVersion(1, 36), Set.of())));
+            assertTrue(only(at136).message().contains("tokenreviews.authentication.k8s.io, subjectaccessreviews"),
+                    at136::toString);
+            List<Finding> at137 = rule.check(new SafetyContext(SafetyFixtures.subjects(vwc("check", reviews)),
+                    new ValidationOptions(new KubeVersion(1, 37), Set.of())));
+            assertTrue(at137.isEmpty(), at137::toString);
         }
 
         @Test

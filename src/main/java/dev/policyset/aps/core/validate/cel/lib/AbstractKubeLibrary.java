@@ -18,7 +18,7 @@ import java.util.Map;
  */
 abstract class AbstractKubeLibrary implements KubeCelLibrary {
     private final Map<String, List<CelOverloadDecl>> overloads = new LinkedHashMap<>();
-    private final List<CelFunctionBinding> bindings = new ArrayList<>();
+    private final Map<String, List<CelFunctionBinding>> bindings = new LinkedHashMap<>();
     private final String name;
 
     protected AbstractKubeLibrary(String name) {
@@ -36,7 +36,7 @@ abstract class AbstractKubeLibrary implements KubeCelLibrary {
             throw new IllegalStateException("declaration " + overload.overloadId() + " bound as " + binding.getOverloadId());
         }
         overloads.computeIfAbsent(function, f -> new ArrayList<>()).add(overload);
-        bindings.add(binding);
+        bindings.computeIfAbsent(function, f -> new ArrayList<>()).add(binding);
     }
 
     @Override
@@ -45,9 +45,24 @@ abstract class AbstractKubeLibrary implements KubeCelLibrary {
                 CelFunctionDecl.newFunctionDeclaration(function, decls)));
     }
 
+    /**
+     * Names that cel-java's standard library or strings extension already binds for dispatch by name (a second
+     * registration is refused). Their library overloads are reached when the checker picks one overload.
+     */
+    private static final java.util.Set<String> NAMES_DISPATCHED_ELSEWHERE = java.util.Set.of("string", "indexOf", "lastIndexOf");
+
     @Override
     public void setRuntimeOptions(CelRuntimeBuilder runtime) {
-        runtime.addFunctionBindings(bindings);
+        // fromOverloads also registers the function name for dynamic dispatch: when an argument is dyn
+        // (params, object, a variable) the checker leaves several overloads open, and cel-java's planner
+        // then resolves the call by name. Without it {@code cidr(c).containsIP(params.ip)} found no overload.
+        bindings.forEach((function, overloadBindings) -> {
+            if (overloadBindings.size() > 1 && !NAMES_DISPATCHED_ELSEWHERE.contains(function)) {
+                runtime.addFunctionBindings(CelFunctionBinding.fromOverloads(function, overloadBindings));
+            } else {
+                runtime.addFunctionBindings(overloadBindings);
+            }
+        });
     }
 
     /** The function names this library declares, in declaration order. */
