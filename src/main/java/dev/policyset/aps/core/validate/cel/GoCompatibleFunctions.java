@@ -2,7 +2,9 @@ package dev.policyset.aps.core.validate.cel;
 
 import dev.cel.runtime.CelFunctionBinding;
 import dev.cel.runtime.CelStandardFunctions;
+import dev.cel.runtime.standard.AddOperator;
 import dev.cel.runtime.standard.BoolFunction;
+import dev.cel.runtime.standard.SubtractOperator;
 import dev.cel.runtime.standard.CelStandardOverload;
 import dev.cel.runtime.standard.DoubleFunction;
 import dev.cel.runtime.standard.DurationFunction;
@@ -48,6 +50,8 @@ final class GoCompatibleFunctions {
      */
     private static final Map<String, CelStandardOverload[]> FUNCTIONS = Map.ofEntries(
             Map.entry("string", StringFunction.StringOverload.values()),
+            Map.entry("_+_", AddOperator.AddOverload.values()),
+            Map.entry("_-_", SubtractOperator.SubtractOverload.values()),
             Map.entry("bool", BoolFunction.BoolOverload.values()),
             Map.entry("int", IntFunction.IntOverload.values()),
             Map.entry("uint", UintFunction.UintOverload.values()),
@@ -104,7 +108,19 @@ final class GoCompatibleFunctions {
                 CelFunctionBinding.from("string_to_double", String.class, GoConversions::toDouble),
                 CelFunctionBinding.from("string_to_duration", String.class, GoConversions::toDuration),
                 // common/types/duration.go DurationGetMilliseconds: the whole duration, not the millisecond part
-                CelFunctionBinding.from("duration_to_milliseconds", Duration.class, GoConversions::durationMilliseconds)));
+                CelFunctionBinding.from("duration_to_milliseconds", Duration.class, GoConversions::durationMilliseconds),
+                // common/types/overflow.go: Go's checked time arithmetic
+                CelFunctionBinding.from("add_duration_duration", Duration.class, Duration.class, GoConversions::addDurations),
+                CelFunctionBinding.from("add_timestamp_duration", Instant.class, Duration.class,
+                        GoConversions::addTimestampDuration),
+                CelFunctionBinding.from("add_duration_timestamp", Duration.class, Instant.class,
+                        (d, t) -> GoConversions.addTimestampDuration(t, d)),
+                CelFunctionBinding.from("subtract_duration_duration", Duration.class, Duration.class,
+                        GoConversions::subtractDurations),
+                CelFunctionBinding.from("subtract_timestamp_duration", Instant.class, Duration.class,
+                        GoConversions::subtractTimestampDuration),
+                CelFunctionBinding.from("subtract_timestamp_timestamp", Instant.class, Instant.class,
+                        GoConversions::subtractTimestamps)));
         // common/types/timestamp.go: the accessors with a time zone (Go month and day-of-* are zero-based)
         zoned(all, "timestamp_to_year_with_tz", celGo029, ZonedDateTime::getYear);
         zoned(all, "timestamp_to_month_with_tz", celGo029, z -> z.getMonthValue() - 1);

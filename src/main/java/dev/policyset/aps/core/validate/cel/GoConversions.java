@@ -226,4 +226,58 @@ final class GoConversions {
             throws CelEvaluationException {
         return field.applyAsLong(inZone(t, tz, checkMinutes));
     }
+
+    // common/types/overflow.go: time arithmetic is checked against Go's int64 nanosecond durations and the
+    // timestamp range [0001-01-01, 9999-12-31]; cel-java's durations reach ±10,000 years and never overflow here.
+    private static final long MIN_UNIX_TIME = -62135596800L;
+    private static final long MAX_UNIX_TIME = 253402300799L;
+
+    private static long nanos(Duration d) throws CelEvaluationException {
+        try {
+            return d.toNanos();
+        } catch (ArithmeticException e) {
+            throw new CelEvaluationException("integer overflow");
+        }
+    }
+
+    /** addDurationChecked. */
+    static Object addDurations(Duration a, Duration b) throws CelEvaluationException {
+        try {
+            return Duration.ofNanos(Math.addExact(nanos(a), nanos(b)));
+        } catch (ArithmeticException e) {
+            throw new CelEvaluationException("integer overflow");
+        }
+    }
+
+    /** subtractDurationChecked. */
+    static Object subtractDurations(Duration a, Duration b) throws CelEvaluationException {
+        try {
+            return Duration.ofNanos(Math.subtractExact(nanos(a), nanos(b)));
+        } catch (ArithmeticException e) {
+            throw new CelEvaluationException("integer overflow");
+        }
+    }
+
+    /** addTimeDurationChecked. */
+    static Object addTimestampDuration(Instant t, Duration d) throws CelEvaluationException {
+        Instant sum = t.plusNanos(nanos(d));
+        if (sum.getEpochSecond() < MIN_UNIX_TIME || sum.getEpochSecond() > MAX_UNIX_TIME) {
+            throw new CelEvaluationException("timestamp overflow");
+        }
+        return sum;
+    }
+
+    /** subtractTimeDurationChecked: the negation first (MinInt64 overflows), then the addition. */
+    static Object subtractTimestampDuration(Instant t, Duration d) throws CelEvaluationException {
+        long n = nanos(d);
+        if (n == Long.MIN_VALUE) {
+            throw new CelEvaluationException("integer overflow");
+        }
+        return addTimestampDuration(t, Duration.ofNanos(-n));
+    }
+
+    /** subtractTimeChecked: the difference must be an int64 of nanoseconds. */
+    static Object subtractTimestamps(Instant a, Instant b) throws CelEvaluationException {
+        return Duration.ofNanos(nanos(Duration.between(b, a)));
+    }
 }

@@ -202,7 +202,15 @@ class CelGoParityTest {
                 "timestamp('2024-01-01T00:00:00Z').getHours(params.s)", "error: unknown time zone abc",
                 // common/types/overflow.go addTimeDurationChecked: past year 9999 or before year 1
                 "timestamp('9999-12-31T23:59:59Z') + duration('1s')", "error: timestamp overflow",
-                "timestamp('0001-01-01T00:00:00Z') - duration('1s')", "error: timestamp overflow"));
+                "timestamp('0001-01-01T00:00:00Z') - duration('1s')", "error: timestamp overflow",
+                // Go durations are int64 nanoseconds (about ±292 years): overflow.go addDurationChecked,
+                // subtractTimeChecked
+                "duration('2562047h') + duration('2562047h')", "error: integer overflow",
+                "duration('-2562047h') - duration('2562047h')", "error: integer overflow",
+                "timestamp('9999-01-01T00:00:00Z') - timestamp('0001-01-01T00:00:00Z')", "error: integer overflow",
+                "timestamp('2024-01-01T00:00:00Z') - timestamp('2023-01-01T00:00:00Z') == duration('8760h')", true,
+                "duration('1h') + timestamp('2024-01-01T00:00:00Z') == timestamp('2024-01-01T01:00:00Z')", true,
+                "1 + 2 == 3 && 'a' + 'b' == 'ab' && [1] + [2] == [1, 2] && 3 - 1 == 2 && 1.5 - 0.5 == 1.0", true));
     }
 
     @Test
