@@ -135,6 +135,27 @@ public final class KubernetesCelEnvironment {
     private final KubeVersion version;
     private final Declarations declarations;
     private final CelCompiler compiler;
+    /** The checker environment built once; empty where cel-java's own {@code check} is used. */
+    private final Optional<PrebuiltCheckerEnv> prebuiltChecker;
+
+    private static volatile boolean prebuiltCheckerEnabled = true;
+
+    /**
+     * Whether environments built from now on check on a prebuilt checker environment ({@link PrebuiltCheckerEnv},
+     * the default) or with cel-java's own {@code check}. For {@code aps bench}, which compares the two.
+     */
+    public static void usePrebuiltChecker(boolean enabled) {
+        prebuiltCheckerEnabled = enabled;
+    }
+
+    /** Whether this environment checks on a prebuilt checker environment. */
+    boolean usesPrebuiltChecker() {
+        return prebuiltChecker.isPresent();
+    }
+
+    /** What decides the checker's function declarations and options (see the constructor). */
+    private record CheckerShape(KubeVersion version, boolean mutation) {
+    }
     /**
      * Built on first use: checking needs no runtime (only evaluation and the rare literal-conversion fold do),
      * and a scope makes one environment per variable it declares, so building runtimes eagerly cost about a
@@ -213,6 +234,9 @@ public final class KubernetesCelEnvironment {
             cb.addVar("variables", variablesType(declarations.variables()));
         }
         this.compiler = cb.build();
+        this.prebuiltChecker = prebuiltCheckerEnabled
+                ? PrebuiltCheckerEnv.of(compiler, new CheckerShape(version, declarations.mutation()))
+                : Optional.empty();
         this.runtimeBuilder = rb;
 
         // The AST validators below only inspect the tree; none evaluates, so they need no real runtime.
@@ -378,7 +402,7 @@ public final class KubernetesCelEnvironment {
                 return create(version, declarations, all).compile(expression);
             }
         }
-        CelValidationResult result = compiler.compile(expression);
+        CelValidationResult result = parseAndCheck(expression);
         if (result.hasError()) {
             return new Compiled(expression, null, "compilation failed: " + CelErrors.compileIssues(result.getErrorString()));
         }
@@ -402,6 +426,41 @@ public final class KubernetesCelEnvironment {
             return new Compiled(expression, null, "program instantiation failed: " + e.getMessage());
         }
         return new Compiled(expression, ast, null);
+    }
+
+    /**
+     * Parses and checks without the AST validators (homogeneous literals, literal checks): upstream's cost
+     * tables ({@code library/cost_test.go}) use an environment that has none. For tests.
+     */
+    Compiled compileWithoutValidators(String expression) {
+        CelValidationResult result = parseAndCheck(expression);
+        try {
+            return new Compiled(expression, KubernetesLibraries.prepareProgram(libraries, result.getAst()), null);
+        } catch (CelValidationException | ProgramInstantiationException e) {
+            return new Compiled(expression, null, e.getMessage());
+        }
+    }
+
+    /** {@code compiler.compile}, with the check on the prebuilt checker environment when there is one. */
+    private CelValidationResult parseAndCheck(String expression) {
+        if (prebuiltChecker.isEmpty()) {
+            return compiler.compile(expression);
+        }
+        CelValidationResult parsed = compiler.parse(expression);
+        if (parsed.hasError()) {
+            return parsed;
+        }
+        CelAbstractSyntaxTree ast;
+        try {
+            ast = parsed.getAst();
+        } catch (CelValidationException e) {
+            return parsed;
+        }
+        try {
+            return prebuiltChecker.get().check(ast);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return compiler.check(ast);
+        }
     }
 
     /** The field names an expression uses in struct literals and selections (for the Object types). */
