@@ -50,6 +50,7 @@ public final class RuleCatalog {
         rule("APS404", Severity.ERROR, "Two objects of the same kind and name in one input");
         rule("APS501", Severity.WARNING, "A webhook's service has no caBundle and no cert-manager injection annotation");
         rule("APS601", Severity.WARNING, "The cluster's type check of an applied ValidatingAdmissionPolicy warns");
+        rule("APS701", Severity.WARNING, "A CEL expression's estimated cost can exceed the API server's runtime limit or budget");
         rule("cel/Unchecked", Severity.WARNING, "The CEL checker failed on this expression; it was not checked");
         // What the API server itself refuses, with its field.ErrorType (k8s.io/apimachinery/pkg/util/validation/field).
         for (String type : List.of("Required", "Invalid", "NotSupported", "Duplicate", "Forbidden", "TooMany", "TooLong")) {

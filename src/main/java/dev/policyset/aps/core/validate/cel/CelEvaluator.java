@@ -1,9 +1,11 @@
 package dev.policyset.aps.core.validate.cel;
 
+import dev.cel.common.CelAbstractSyntaxTree;
 import dev.cel.common.values.NullValue;
 import dev.cel.runtime.CelEvaluationException;
-import dev.cel.runtime.CelEvaluationListener;
 import dev.cel.runtime.CelRuntime;
+import dev.policyset.aps.core.validate.cel.cost.CostConstants;
+import dev.policyset.aps.core.validate.cel.cost.RuntimeCost;
 import dev.policyset.aps.core.validate.cel.lib.AuthorizerValues;
 import dev.policyset.aps.core.validate.cel.lib.CelAuthorizer;
 import dev.policyset.aps.core.validate.cel.lib.KubernetesLibraries;
@@ -22,14 +24,16 @@ import java.util.Optional;
  * request arrives; for {@code aps test} and the cel-eval suite.
  *
  * <p><b>Cost.</b> The API server stops an evaluation whose runtime cost exceeds
- * {@code celconfig.PerCallLimit} (1,000,000). cel-java has no cost tracking; this bounds the number of
- * evaluated expression nodes by the same number (an approximation: cel-go charges more for some calls,
- * e.g. by string length, so an expression close to the limit may pass here and fail on a server), and
- * every comprehension by {@link #MAX_COMPREHENSION_ITERATIONS} iterations.
+ * {@code celconfig.PerCallLimit} (1,000,000) with {@code operation cancelled: actual cost limit exceeded},
+ * and a policy whose expressions together exceed {@code celconfig.RuntimeCELCostBudget} with
+ * {@code validation failed due to running out of cost budget, ...}. The cost is counted as cel-go counts
+ * it ({@link RuntimeCost}: each evaluation step, the Kubernetes library call costs); every
+ * {@link Result} carries it, and a {@link CostBudget} shared by a policy's evaluations stops them where the
+ * server would. Every comprehension is also capped at {@link #MAX_COMPREHENSION_ITERATIONS} iterations.
  */
 public final class CelEvaluator {
     /** {@code k8s.io/apiserver/pkg/apis/cel/config.go: PerCallLimit}. */
-    public static final long PER_CALL_LIMIT = 1_000_000L;
+    public static final long PER_CALL_LIMIT = CostConstants.PER_CALL_LIMIT;
     /** A backstop for a single comprehension, below the per-call limit. */
     static final int MAX_COMPREHENSION_ITERATIONS = 1_000_000;
 
@@ -52,14 +56,56 @@ public final class CelEvaluator {
         }
     }
 
-    /** The outcome: exactly one of value, evaluation error, or compile error. */
-    public record Result(Object value, String error, String compileError) {
+    /**
+     * The outcome: exactly one of value, evaluation error, or compile error; and the runtime cost the
+     * evaluation had when it ended (cel-go's {@code EvalDetails.ActualCost}; 0 for a compile error).
+     */
+    public record Result(Object value, String error, String compileError, long cost) {
+        public Result(Object value, String error, String compileError) {
+            this(value, error, compileError, 0);
+        }
+
         public boolean ok() {
             return error == null && compileError == null;
         }
 
         static Result value(Object v) {
             return new Result(v, null, null);
+        }
+
+        Result withCost(long c) {
+            return new Result(value, error, compileError, c);
+        }
+    }
+
+    /**
+     * The runtime budget of one policy for one request ({@code celconfig.RuntimeCELCostBudget}, or
+     * {@code RuntimeCELCostBudgetMatchConditions} for matchConditions), spent by each evaluation in turn as
+     * {@code admission/plugin/cel/activation.go: Evaluate} does. Not thread-safe: one per request.
+     */
+    public static final class CostBudget {
+        private long remaining;
+
+        public CostBudget(long budget) {
+            this.remaining = budget;
+        }
+
+        /** The policy budget of validations, variables, messageExpressions and auditAnnotations. */
+        public static CostBudget perPolicy() {
+            return new CostBudget(CostConstants.RUNTIME_CEL_COST_BUDGET);
+        }
+
+        /** The budget of one webhook's or binding's matchConditions. */
+        public static CostBudget matchConditions() {
+            return new CostBudget(CostConstants.RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS);
+        }
+
+        public long remaining() {
+            return remaining;
+        }
+
+        public boolean exhausted() {
+            return remaining < 0;
         }
     }
 
@@ -76,7 +122,7 @@ public final class CelEvaluator {
     public static Result evaluate(KubernetesCelEnvironment env, KubernetesCelEnvironment.Compiled compiled,
                                   Activation activation) {
         if (env.declarations().variables() == null) {
-            return evaluate(env, compiled, activation, null);
+            return evaluate(env, compiled, activation, (Map<String, Object>) null);
         }
         Map<String, String> failures = new LinkedHashMap<>();
         Map<String, Object> variables = evaluateVariables(env, activation, failures);
@@ -84,39 +130,47 @@ public final class CelEvaluator {
         if (result.error() != null && !failures.isEmpty()) {
             for (Map.Entry<String, String> f : failures.entrySet()) {
                 if (result.error().equals("no such key: " + f.getKey())) {
-                    return new Result(null, f.getValue(), null);
+                    return new Result(null, f.getValue(), null, result.cost());
                 }
             }
         }
         return result;
     }
 
+    /**
+     * Evaluates within a policy's runtime budget: the evaluation's cost is taken from {@code budget}; when
+     * it is more than what remains, the result is the API server's out-of-budget error (and the budget is
+     * exhausted: the server runs no further expression of the policy).
+     */
+    public static Result evaluate(KubernetesCelEnvironment env, KubernetesCelEnvironment.Compiled compiled,
+                                  Activation activation, CostBudget budget) {
+        if (budget.exhausted()) {
+            return new Result(null, CostConstants.OUT_OF_BUDGET, null);
+        }
+        Result result = evaluate(env, compiled, activation);
+        if (result.cost() > budget.remaining) {
+            budget.remaining = -1;
+            return new Result(null, CostConstants.OUT_OF_BUDGET, null, result.cost());
+        }
+        budget.remaining -= result.cost();
+        return result;
+    }
+
     private static Result evaluate(KubernetesCelEnvironment env, KubernetesCelEnvironment.Compiled compiled,
                                    Activation activation, Map<String, Object> variables) {
         Map<String, Object> vars = bindings(env, activation, variables);
+        CelAbstractSyntaxTree programAst = PresenceTests.rewrite(compiled.ast());
+        RuntimeCost cost = new RuntimeCost(programAst, PER_CALL_LIMIT);
         try {
             // has() as cel-go answers it; the checked AST itself stays as compiled (cost estimation reads it)
-            CelRuntime.Program program = env.runtime().createProgram(PresenceTests.rewrite(compiled.ast()));
-            long[] steps = {0};
-            CelEvaluationListener budget = (expr, value) -> {
-                if (++steps[0] > PER_CALL_LIMIT) {
-                    throw new CostLimitExceeded();
-                }
-            };
-            Object value = program.trace(vars, budget);
-            return Result.value(fromCel(value));
-        } catch (CostLimitExceeded e) {
-            return new Result(null, "operation cancelled: actual cost limit exceeded", null);
-        } catch (CelEvaluationException e) {
-            if (hasCause(e, CostLimitExceeded.class)) {
-                return new Result(null, "operation cancelled: actual cost limit exceeded", null);
+            CelRuntime.Program program = env.runtime().createProgram(programAst);
+            Object value = program.trace(vars, cost);
+            return Result.value(fromCel(value)).withCost(cost.cost());
+        } catch (CelEvaluationException | RuntimeException e) {
+            if (hasCause(e, RuntimeCost.LimitExceeded.class)) {
+                return new Result(null, CostConstants.COST_LIMIT_EXCEEDED, null, cost.cost());
             }
-            return new Result(null, CelErrors.evaluation(e, compiled.expression()), null);
-        } catch (RuntimeException e) {
-            if (hasCause(e, CostLimitExceeded.class)) {
-                return new Result(null, "operation cancelled: actual cost limit exceeded", null);
-            }
-            return new Result(null, CelErrors.evaluation(e, compiled.expression()), null);
+            return new Result(null, CelErrors.evaluation(e, compiled.expression()), null, cost.cost());
         }
     }
 
@@ -127,12 +181,6 @@ public final class CelEvaluator {
             }
         }
         return false;
-    }
-
-    private static final class CostLimitExceeded extends RuntimeException {
-        CostLimitExceeded() {
-            super("operation cancelled: actual cost limit exceeded", null, false, false);
-        }
     }
 
     private static Map<String, Object> bindings(KubernetesCelEnvironment env, Activation a,

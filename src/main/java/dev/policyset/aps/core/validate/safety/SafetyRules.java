@@ -18,7 +18,8 @@ public final class SafetyRules {
             new Aps401UnknownPolicy(),
             new Aps402UnboundPolicy(),
             new Aps404DuplicateObject(),
-            new Aps501MissingCaBundle());
+            new Aps501MissingCaBundle(),
+            new Aps701CelCost());
 
     private SafetyRules() {}
 

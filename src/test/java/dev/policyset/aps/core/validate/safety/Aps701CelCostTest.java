@@ -1,0 +1,94 @@
+package dev.policyset.aps.core.validate.safety;
+
+import dev.policyset.aps.core.validate.Finding;
+import dev.policyset.aps.core.validate.Severity;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class Aps701CelCostTest {
+    private static String vap(String failurePolicy, String expression) {
+        return """
+                apiVersion: admissionregistration.k8s.io/v1
+                kind: ValidatingAdmissionPolicy
+                metadata:
+                  name: p
+                spec:
+                  failurePolicy: %s
+                  matchConstraints:
+                    resourceRules:
+                    - apiGroups: [""]
+                      apiVersions: ["v1"]
+                      operations: ["CREATE"]
+                      resources: ["pods"]
+                  validations:
+                  - expression: %s
+                """.formatted(failurePolicy, "'" + expression.replace("'", "''") + "'");
+    }
+
+    private static List<Finding> run(String yaml) {
+        return SafetyFixtures.run(new Aps701CelCost(), yaml);
+    }
+
+    @Test
+    void loopOverAnUnboundedListWithRegexFailsOpenUnderIgnore() {
+        List<Finding> f = run(vap("Ignore", "object.spec.containers.all(c, c.image.matches('^registry[.]example[.]com/.+$'))"));
+        assertEquals(1, f.size(), f.toString());
+        assertEquals(Severity.WARNING, f.get(0).severity());
+        assertEquals("spec.validations[0].expression", f.get(0).field());
+        String m = f.get(0).message();
+        assertTrue(m.contains("per-expression limit of 1,000,000"), m);
+        assertTrue(m.contains("`object.spec.containers` is a value of unknown type") || m.contains("`object.spec.containers[*].image`"), m);
+        assertTrue(m.contains("gets around it"), m);
+    }
+
+    @Test
+    void failClosedPolicyGetsANote() {
+        List<Finding> f = run(vap("Fail", "object.spec.containers.all(c, c.image.matches('^registry[.]example[.]com/.+$'))"));
+        assertEquals(1, f.size(), f.toString());
+        assertEquals(Severity.INFO, f.get(0).severity());
+        assertTrue(f.get(0).message().contains("such a request is denied"), f.get(0).message());
+    }
+
+    @Test
+    void sizeGuardBoundsTheLoop() {
+        assertEquals(List.of(), run(vap("Ignore",
+                "size(object.spec.containers) <= 20 && object.spec.containers.all(c, c.name.startsWith('app-'))")));
+        // without the guard the loop is request-bounded
+        assertEquals(1, run(vap("Ignore", "object.spec.containers.all(c, c.name.startsWith('app-'))")).size());
+    }
+
+    @Test
+    void cheapExpressionsAreNotFlagged() {
+        assertEquals(List.of(), run(vap("Ignore", "object.metadata.name.startsWith('team-') && request.operation == 'CREATE'")));
+        assertEquals(List.of(), run(vap("Ignore", "object.metadata.name.matches('^[a-z0-9-]+$')")));
+    }
+
+    @Test
+    void threeAuthorizerChecksAlwaysExceedTheLimit() {
+        String three = "[authorizer.path('/a').check('get').allowed(), authorizer.path('/b').check('get').allowed(), "
+                + "authorizer.path('/c').check('get').allowed()].exists(x, x)";
+        List<Finding> f = run(vap("Fail", three));
+        assertEquals(1, f.size(), f.toString());
+        assertEquals(Severity.ERROR, f.get(0).severity());
+        assertTrue(f.get(0).message().contains("Every evaluation fails"), f.get(0).message());
+    }
+
+    @Test
+    void policyBudgetSumsTheExpressions() {
+        StringBuilder validations = new StringBuilder();
+        for (int i = 0; i < 15; i++) {
+            validations.append("  - expression: \"[authorizer.path('/a").append(i)
+                    .append("').check('get').allowed(), authorizer.path('/b').check('get').allowed()].exists(x, x)\"\n");
+        }
+        String yaml = vap("Ignore", "true").replace("  - expression: 'true'\n", validations.toString());
+        List<Finding> f = run(yaml);
+        assertEquals(1, f.size(), f.toString());
+        assertEquals("spec", f.get(0).field());
+        assertEquals(Severity.ERROR, f.get(0).severity());
+        assertTrue(f.get(0).message().contains("celconfig.RuntimeCELCostBudget"), f.get(0).message());
+    }
+}
