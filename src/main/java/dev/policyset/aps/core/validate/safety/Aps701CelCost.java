@@ -184,7 +184,8 @@ public final class Aps701CelCost implements SafetyRule {
             case STRING -> "a string whose length only the request size bounds (up to "
                     + number(AdmissionSizeEstimator.MAX_STRING) + " characters; no maxLength)";
             case UNKNOWN -> "a value of unknown type (no schema) whose size only the request size bounds (up to "
-                    + number(AdmissionSizeEstimator.MAX_STRING) + ")";
+                    + number(AdmissionSizeEstimator.MAX_STRING) + " characters or " + number(AdmissionSizeEstimator.MAX_LIST_ITEMS)
+                    + " items)";
         };
         return "`" + d.display() + "` is " + what;
     }

@@ -28,7 +28,7 @@ class SafetyRulesTest {
     void rulesAreRegisteredInIdOrderWithUniqueIds() {
         List<String> ids = SafetyRules.all().stream().map(SafetyRule::id).toList();
         assertEquals(ids.stream().sorted().distinct().toList(), ids);
-        assertTrue(ids.stream().allMatch(id -> id.matches("APS[1-5][0-9]{2}")));
+        assertTrue(ids.stream().allMatch(id -> id.matches("APS[1-7][0-9]{2}")));
     }
 
     @Nested
