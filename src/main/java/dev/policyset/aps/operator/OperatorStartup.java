@@ -39,14 +39,13 @@ public class OperatorStartup {
         }
         try {
             client.resources(AdmissionPolicySet.class).list(new ListOptionsBuilder().withLimit(1L).build());
-        } catch (KubernetesClientException e) {
+        } catch (RuntimeException e) {
             discovery.unreachable();
-            if (e.getCode() == 404) {
+            if (e instanceof KubernetesClientException k && k.getCode() == 404) {
                 fail("the AdmissionPolicySet CRD is not installed on " + server
                         + ": kubectl apply -f crds/ (or install the bundle), then start again.");
             } else {
-                fail("cannot list AdmissionPolicySets on " + server + " (HTTP " + e.getCode() + ": " + rootMessage(e)
-                        + "); check the operator's RBAC.");
+                fail(explain("cannot list AdmissionPolicySets on " + server, e));
             }
             return;
         }
@@ -56,10 +55,28 @@ public class OperatorStartup {
             operator.get().start();
             started = true;
         } catch (RuntimeException e) {
-            // Typically RBAC: an informer may not list a kind, or leader election may not use its Lease.
-            fail("could not start watching the cluster (" + rootMessage(e) + "); check the operator's RBAC "
-                    + "(config/rbac) and, for leader election, the Lease namespace (aps.leader-election.namespace).");
+            fail(explain("could not start watching the cluster", e));
         }
+    }
+
+    /**
+     * What failed and what to do, by cause: RBAC is named only when the API server refused (401/403) or JOSDK found
+     * no Lease permission; an object that does not decode is a version mismatch, not a permission problem.
+     */
+    static String explain(String what, Throwable e) {
+        String cause = " (" + rootMessage(e) + ")";
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof com.fasterxml.jackson.core.JsonProcessingException) {
+                return what + cause + ": a stored object does not match this operator's classes; install the CRD "
+                        + "of this operator version (crds/), or the operator version that matches the CRD.";
+            }
+            int code = t instanceof KubernetesClientException k ? k.getCode() : 0;
+            if (code == 401 || code == 403 || String.valueOf(t.getMessage()).contains("No permission to lease")) {
+                return what + cause + "; check the operator's RBAC (config/rbac) and, for leader election, the Lease "
+                        + "namespace (aps.leader-election.namespace).";
+            }
+        }
+        return what + cause + "; check that the API server is healthy and reachable, then start again.";
     }
 
     /**

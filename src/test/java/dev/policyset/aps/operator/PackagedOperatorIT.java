@@ -1,18 +1,25 @@
 package dev.policyset.aps.operator;
 
 import dev.policyset.aps.api.v1alpha1.AdmissionPolicySet;
+import dev.policyset.aps.core.model.AdmissionKind;
+import dev.policyset.aps.operator.testing.ApplyAwareDispatcher;
 import dev.policyset.aps.operator.testing.MockCluster;
 import dev.policyset.aps.operator.testing.OperatorProcess;
 import dev.policyset.aps.operator.testing.Sets;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -20,13 +27,15 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The packaged operator (prod profile, so leader election is on) as a process against the extended mock server:
- * it takes the Lease, reconciles a set, and on SIGTERM stops, releases the Lease and exits 0 within seconds.
- * JOSDK 5.2.1 alone deadlocks here ({@code LeaderElectionManager.stopLeading} calls {@code System.exit} inside the
- * shutdown hook) and only SIGKILL ends it. Runs after {@code package} (failsafe), as it needs target/quarkus-app.
+ * The packaged operator (prod profile, so leader election is on) as a process against the extended mock server,
+ * through what a cluster admin sees: start beside a set it cannot decode, a crash between dry run and apply, a
+ * restart that takes over the Lease and converges, and SIGTERM. One scenario, because every start of the packaged
+ * operator costs seconds (minutes on a busy machine). Runs after {@code package} (failsafe): it needs
+ * target/quarkus-app.
  */
 class PackagedOperatorIT {
     static final String LEASE = "admission-policy-operator-lease";
+    static final Path CRD = Path.of("crds/admissionpolicysets.admission.policyset.dev-v1.yml");
     /** Quarkus starts in 2-5 s on an idle machine; far longer when the shared CPUs are busy. */
     static final Duration START = Duration.ofMinutes(4);
     static final Duration EXIT = Duration.ofSeconds(10);
@@ -35,33 +44,105 @@ class PackagedOperatorIT {
     Path dir;
 
     @Test
-    void sigtermStopsTheOperatorReleasesTheLeaseAndExitsZero() throws Exception {
+    void startsBesideAnUndecodableSetSurvivesACrashBetweenDryRunAndApplyAndExitsZeroOnSigterm() throws Exception {
         assertTrue(Files.isRegularFile(OperatorProcess.JAR), OperatorProcess.JAR + " is missing: run after package");
         Path kubeconfig = dir.resolve("kubeconfig");
-        try (MockCluster cluster = MockCluster.start(kubeconfig, Path.of("crds/admissionpolicysets.admission.policyset.dev-v1.yml"), true);
-             OperatorProcess operator = OperatorProcess.start(kubeconfig, "aps-it-leader", dir.resolve("operator.log"), Map.of())) {
-            await().atMost(START).pollInterval(Duration.ofMillis(500)).until(() -> {
-                assertTrue(operator.process().isAlive(), () -> "the operator exited early:\n" + operator.log());
-                return holder(cluster).filter("aps-it-leader"::equals).isPresent();
-            });
-            cluster.client().resource(Sets.six("sigterm", "needs a team label")).create();
-            await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(500)).until(() -> {
-                AdmissionPolicySet s = cluster.client().resources(AdmissionPolicySet.class).withName("sigterm").get();
-                return s.getStatus() != null && s.getStatus().getConditions().stream()
-                        .anyMatch(c -> c.getType().equals("Ready") && c.getStatus().equals("True"));
-            });
+        try (MockCluster cluster = MockCluster.start(kubeconfig, CRD, true)) {
+            // 1. A set the operator's classes cannot decode is stored before it starts (as after a CRD upgrade). It used
+            //    to make the start fail (exit 1, blaming RBAC); now it is reported and the rest works.
+            createRaw(cluster, """
+                    {"apiVersion": "%s", "kind": "%s", "metadata": {"name": "undecodable"},
+                     "spec": {"unknownField": 1, "validatingPolicies": {"not": "a list"}}}""");
+            try (OperatorProcess first = OperatorProcess.start(kubeconfig, "aps-it-first", dir.resolve("first.log"), Map.of())) {
+                awaitLeader(cluster, first, "aps-it-first");
+                awaitSet(cluster, "undecodable", s -> s.getStatus() != null && s.getStatus().getFindings().stream()
+                        .anyMatch(f -> "spec.validatingPolicies".equals(f.getField())));
+                cluster.client().resource(Sets.six("restart", "generation one")).create();
+                awaitReady(cluster, "restart", 1);
 
-            Duration exit = operator.terminate(Duration.ofSeconds(60));
-            assertNotNull(exit, () -> "still running 60 s after SIGTERM:\n" + operator.log());
-            System.out.printf("PackagedOperatorIT: SIGTERM to exit in %d ms%n", exit.toMillis());
-            assertEquals(0, operator.process().exitValue(), () -> "exit code after SIGTERM:\n" + operator.log());
-            assertTrue(exit.compareTo(EXIT) <= 0, "SIGTERM to exit took " + exit.toMillis() + " ms");
-            // fabric8's LeaderElector.release(): holder "", so the next replica need not wait for the lease to expire.
-            assertEquals(Optional.of(""), holder(cluster), () -> "the Lease was not released:\n" + operator.log());
-            assertTrue(operator.log().contains("Released the leader lease"), operator::log);
-            String log = operator.log();
-            System.out.println(log.substring(Math.max(0, log.indexOf("SIGTERM"))));
+                // 2. Generation 2; the operator is killed (SIGKILL) after its dry runs, at its first real apply.
+                AtomicBoolean killed = new AtomicBoolean();
+                cluster.dispatcher().admission(r -> {
+                    if (!r.isDryRun() && r.method().equals("PATCH") && r.path().contains("/restart-") && killed.compareAndSet(false, true)) {
+                        first.process().destroyForcibly();
+                        return Optional.of(ApplyAwareDispatcher.status(503, "ServiceUnavailable", "the operator was killed"));
+                    }
+                    return Optional.empty();
+                });
+                int mark = cluster.dispatcher().mark();
+                replaceMessage(cluster, "restart", "generation two");
+                await().atMost(Duration.ofMinutes(1)).until(killed::get);
+                first.kill();
+                cluster.dispatcher().admission(null);
+                assertTrue(cluster.dispatcher().since(mark).stream().anyMatch(r -> r.isDryRun() && r.path().contains("/restart-")),
+                        "the kill came after the dry runs");
+                // Nothing of generation one was lost: every object is there, unchanged.
+                assertEquals("generation one", vapMessage(cluster, "restart-vap"));
+                for (AdmissionKind kind : AdmissionKind.values()) {
+                    assertEquals(1, cluster.client().genericKubernetesResources(ManagedKinds.context(kind, kind.isMutatingPolicyKind()
+                            ? "v1beta1" : "v1")).withLabel(AdmissionPolicySet.SET_LABEL, "restart").list().getItems().size(),
+                            kind + " of generation one");
+                }
+            }
+
+            // 3. A new instance waits for the dead leader's Lease to expire (15 s), takes over and converges.
+            try (OperatorProcess second = OperatorProcess.start(kubeconfig, "aps-it-second", dir.resolve("second.log"), Map.of())) {
+                awaitLeader(cluster, second, "aps-it-second");
+                awaitReady(cluster, "restart", 2);
+                assertEquals("generation two", vapMessage(cluster, "restart-vap"));
+
+                // 4. SIGTERM: stops, releases the Lease (fabric8's LeaderElector.release(): holder ""), exits 0.
+                Duration exit = second.terminate(Duration.ofSeconds(60));
+                assertNotNull(exit, () -> "still running 60 s after SIGTERM:\n" + second.log());
+                System.out.printf("PackagedOperatorIT: SIGTERM to exit in %d ms%n", exit.toMillis());
+                assertEquals(0, second.process().exitValue(), () -> "exit code after SIGTERM:\n" + second.log());
+                assertTrue(exit.compareTo(EXIT) <= 0, "SIGTERM to exit took " + exit.toMillis() + " ms");
+                assertEquals(Optional.of(""), holder(cluster), () -> "the Lease was not released:\n" + second.log());
+                assertTrue(second.log().contains("Released the leader lease"), second::log);
+            }
         }
+    }
+
+    // ------------------------------------------------------------------------------------------------ helpers
+
+    private static void createRaw(MockCluster cluster, String json) {
+        var sets = cluster.client().genericKubernetesResources(AdmissionPolicySet.API_VERSION, AdmissionPolicySet.KIND);
+        GenericKubernetesResource set = sets.load(new ByteArrayInputStream(json.formatted(AdmissionPolicySet.API_VERSION,
+                AdmissionPolicySet.KIND).getBytes(StandardCharsets.UTF_8))).item();
+        sets.resource(set).create();
+    }
+
+    private static void awaitLeader(MockCluster cluster, OperatorProcess operator, String identity) {
+        await().atMost(START).pollInterval(Duration.ofMillis(500)).until(() -> {
+            assertTrue(operator.process().isAlive(), () -> "the operator exited early:\n" + operator.log());
+            return holder(cluster).filter(identity::equals).isPresent();
+        });
+    }
+
+    private static void awaitReady(MockCluster cluster, String name, long generation) {
+        awaitSet(cluster, name, s -> s.getStatus() != null && s.getStatus().getObservedGeneration() != null
+                && s.getStatus().getObservedGeneration() == generation && s.getStatus().getConditions().stream()
+                .anyMatch(c -> c.getType().equals("Ready") && c.getStatus().equals("True")));
+    }
+
+    private static void awaitSet(MockCluster cluster, String name, java.util.function.Predicate<AdmissionPolicySet> condition) {
+        await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(500))
+                .until(() -> cluster.client().resources(AdmissionPolicySet.class).withName(name).get(), s -> s != null && condition.test(s));
+    }
+
+    private static void replaceMessage(MockCluster cluster, String name, String message) {
+        cluster.client().resources(AdmissionPolicySet.class).withName(name).edit(s -> {
+            s.setSpec(Sets.six(name, message).getSpec());
+            return s;
+        });
+    }
+
+    @SuppressWarnings("unchecked")
+    private static String vapMessage(MockCluster cluster, String name) {
+        GenericKubernetesResource vap = cluster.client().genericKubernetesResources(
+                ManagedKinds.context(AdmissionKind.VALIDATING_ADMISSION_POLICY, "v1")).withName(name).get();
+        var spec = (Map<String, Object>) vap.getAdditionalProperties().get("spec");
+        return (String) ((List<Map<String, Object>>) spec.get("validations")).get(0).get("message");
     }
 
     private static Optional<String> holder(MockCluster cluster) {

@@ -1,5 +1,6 @@
 package dev.policyset.aps.api.v1alpha1;
 
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn.Type;
 import io.fabric8.kubernetes.api.model.Namespaced;
@@ -50,6 +51,20 @@ public class AdmissionPolicySet extends CustomResource<AdmissionPolicySetSpec, A
     public static final String API_VERSION = GROUP + "/" + VERSION;
     /** Label carried by every generated object, naming the set that owns it. */
     public static final String SET_LABEL = GROUP + "/set";
+
+    /** Decoded leniently ({@link SpecDecoder}): one stored set this version cannot read must not stop the operator. */
+    @Override
+    @JsonDeserialize(using = SpecDecoder.class)
+    public void setSpec(AdmissionPolicySetSpec spec) {
+        super.setSpec(spec);
+    }
+
+    /** Decoded leniently ({@link StatusDecoder}): a status that does not decode is rewritten, not fatal. */
+    @Override
+    @JsonDeserialize(using = StatusDecoder.class)
+    public void setStatus(AdmissionPolicySetStatus status) {
+        super.setStatus(status);
+    }
 
     @Override
     protected AdmissionPolicySetStatus initStatus() {
