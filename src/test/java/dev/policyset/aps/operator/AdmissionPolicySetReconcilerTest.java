@@ -375,15 +375,7 @@ class AdmissionPolicySetReconcilerTest {
         assertTrue(live(AdmissionKind.MUTATING_ADMISSION_POLICY_BINDING, "orphaned-map-binding").isPresent());
     }
 
-    @Test
-    @Order(13)
-    void transientApiErrorsAreRetriedWithBackoff() {
-        ApsMockServer.dispatcher().failNextWrites(2, 503);
-        create(Sets.validating("flaky", "flaky-a"));
-        AdmissionPolicySet ready = awaitReady("flaky", 1);
-        assertNotNull(ready.getStatus());
-        assertTrue(live(AdmissionKind.VALIDATING_ADMISSION_POLICY, "flaky-a").isPresent());
-    }
+    // Retries on injected faults (and that the faults happened): FaultInjectionReconcilerTest.
 
     @Test
     @Order(14)

@@ -10,6 +10,10 @@ import io.fabric8.mockwebserver.http.Dispatcher;
 import io.fabric8.mockwebserver.http.Headers;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.fabric8.mockwebserver.http.Response;
+import io.fabric8.mockwebserver.http.WebSocket;
+import io.fabric8.mockwebserver.http.WebSocketListener;
+import io.fabric8.mockwebserver.http.ByteString;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -18,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
@@ -34,8 +39,12 @@ import java.util.function.Function;
  *   <li>honours {@code dryRun=All} on every write: it answers with the would-be object and stores nothing;
  *   <li>runs an optional {@link #admission} hook on every write, dry run or not, the way the API server's
  *       admission chain and validation run for both (a test uses it to reject an object);
- *   <li>can fail the next writes with an HTTP status (retry tests), and
- *   <li>logs every request, so tests count the writes a reconcile issues.
+ *   <li>can fail the next writes with an HTTP status, with a {@code Retry-After} header if asked (fault tests), and
+ *       keeps the failed requests ({@link #injected()}) so a test can show the faults happened;
+ *   <li>can end the open watches: closed (as when an API server restarts or a load balancer drops the connection) or
+ *       expired with an {@code ERROR} event carrying a 410 {@code Status} (as the API server does when the watch's
+ *       resourceVersion is too old), and
+ *   <li>logs every request with the time it arrived, so tests count the requests a reconcile issues.
  * </ul>
  * Requests that need none of this go to the wrapped dispatcher unchanged (expectations first, then CRUD).
  */
@@ -44,14 +53,18 @@ public final class ApplyAwareDispatcher extends Dispatcher {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final YAMLMapper YAML = new YAMLMapper();
 
-    /** One logged request. */
-    public record Request(String method, String path, String query, String contentType) {
+    /** One logged request; {@code nanos} is {@link System#nanoTime()} on arrival. */
+    public record Request(String method, String path, String query, String contentType, long nanos) {
         public boolean isWrite() {
             return !method.equals("GET") && !method.equals("HEAD") && !method.equals("OPTIONS");
         }
 
         public boolean isDryRun() {
             return query.contains("dryRun=All");
+        }
+
+        public boolean isWatch() {
+            return query.contains("watch=true");
         }
 
         @Override
@@ -65,6 +78,10 @@ public final class ApplyAwareDispatcher extends Dispatcher {
     private volatile Function<Request, Optional<MockResponse>> admission = r -> Optional.empty();
     private final AtomicInteger failuresLeft = new AtomicInteger();
     private volatile int failureCode = 500;
+    private volatile int retryAfterSeconds = -1;
+    private volatile String failurePath = "";
+    private final List<Request> injected = new ArrayList<>();
+    private final List<WebSocket> watches = new CopyOnWriteArrayList<>();
 
     public ApplyAwareDispatcher(Dispatcher delegate) {
         this.delegate = delegate;
@@ -77,8 +94,54 @@ public final class ApplyAwareDispatcher extends Dispatcher {
 
     /** The next {@code count} writes fail with {@code code} (e.g. 500, 409), before anything is stored. */
     public void failNextWrites(int count, int code) {
+        failNextWrites(count, code, -1, "");
+    }
+
+    /**
+     * The next {@code count} writes to a path containing {@code pathFragment} fail with {@code code}, with
+     * {@code Retry-After: retryAfterSeconds} (none when negative). A fragment such as {@code /myset-} aims the faults at
+     * the operator's requests for one set's objects, not at the test's own requests.
+     */
+    public void failNextWrites(int count, int code, int retryAfterSeconds, String pathFragment) {
         failureCode = code;
+        this.retryAfterSeconds = retryAfterSeconds;
+        failurePath = pathFragment;
         failuresLeft.set(count);
+    }
+
+    /** The writes that were failed on purpose, in order. */
+    public synchronized List<Request> injected() {
+        return List.copyOf(injected);
+    }
+
+    /** Closes every open watch whose path contains {@code pathFragment} (normal closure, code 1000). */
+    public int closeWatches(String pathFragment) {
+        return endWatches(pathFragment, null);
+    }
+
+    /**
+     * Ends every open watch whose path contains {@code pathFragment} as the API server does when its resourceVersion
+     * is too old: an {@code ERROR} event with a 410 Gone {@code Status}, then closure. The client must list again.
+     */
+    public int expireWatches(String pathFragment) {
+        return endWatches(pathFragment, """
+                {"type":"ERROR","object":{"apiVersion":"v1","kind":"Status","status":"Failure","code":410,"reason":"Expired",
+                 "message":"too old resource version: 1 (2)"}}""".replace("\n", ""));
+    }
+
+    private int endWatches(String pathFragment, String lastEvent) {
+        int ended = 0;
+        for (WebSocket ws : watches) {
+            if (ws.request().getPath().contains(pathFragment)) {
+                if (lastEvent != null) {
+                    ws.send(lastEvent);
+                }
+                ws.close(1000, "closed by the test");
+                watches.remove(ws);
+                ended++;
+            }
+        }
+        return ended;
     }
 
     public synchronized List<Request> requests() {
@@ -107,15 +170,26 @@ public final class ApplyAwareDispatcher extends Dispatcher {
         String path = q < 0 ? full : full.substring(0, q);
         String query = q < 0 ? "" : full.substring(q + 1);
         String contentType = Optional.ofNullable(request.getHeader("Content-Type")).orElse("");
-        Request r = new Request(request.getMethod(), path, query, contentType);
+        Request r = new Request(request.getMethod(), path, query, contentType, System.nanoTime());
         synchronized (this) {
             log.add(r);
         }
-        if (!r.isWrite() || isWatch(query)) {
+        if (r.isWatch()) {
+            return tracked(delegate.dispatch(request));
+        }
+        if (!r.isWrite()) {
             return delegate.dispatch(request);
         }
-        if (failuresLeft.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-            return status(failureCode, failureCode == 409 ? "Conflict" : "InternalError", "injected failure");
+        if (path.contains(failurePath) && failuresLeft.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            synchronized (this) {
+                injected.add(r);
+            }
+            MockResponse failure = status(failureCode, switch (failureCode) {
+                case 409 -> "Conflict";
+                case 429 -> "TooManyRequests";
+                default -> "InternalError";
+            }, "injected failure");
+            return retryAfterSeconds < 0 ? failure : failure.setHeader("Retry-After", retryAfterSeconds);
         }
         Optional<MockResponse> rejected = admission.apply(r);
         if (rejected.isPresent()) {
@@ -225,8 +299,56 @@ public final class ApplyAwareDispatcher extends Dispatcher {
         return new MockResponse().setResponseCode(code).setHeader("Content-Type", "application/json").setBody(body.toString());
     }
 
-    private static boolean isWatch(String query) {
-        return query.contains("watch=true");
+    /** Keeps the watch's websocket while it is open, so a test can end it. */
+    private MockResponse tracked(MockResponse response) {
+        WebSocketListener listener = response.getWebSocketListener();
+        if (listener == null) {
+            return response;
+        }
+        return response.withWebSocketUpgrade(new WebSocketListener() {
+            @Override
+            public void onBeforeAccept(WebSocket ws, Response r) {
+                listener.onBeforeAccept(ws, r);
+            }
+
+            @Override
+            public void onOpen(WebSocket ws, Response r) {
+                watches.add(ws);
+                listener.onOpen(ws, r);
+            }
+
+            @Override
+            public void onMessage(WebSocket ws, String text) {
+                listener.onMessage(ws, text);
+            }
+
+            @Override
+            public void onMessage(WebSocket ws, ByteString bytes) {
+                listener.onMessage(ws, bytes);
+            }
+
+            @Override
+            public void onMessage(WebSocket ws, byte[] bytes) {
+                listener.onMessage(ws, bytes);
+            }
+
+            @Override
+            public void onClosing(WebSocket ws, int code, String reason) {
+                listener.onClosing(ws, code, reason);
+            }
+
+            @Override
+            public void onClosed(WebSocket ws, int code, String reason) {
+                watches.remove(ws);
+                listener.onClosed(ws, code, reason);
+            }
+
+            @Override
+            public void onFailure(WebSocket ws, Throwable t, Response r) {
+                watches.remove(ws);
+                listener.onFailure(ws, t, r);
+            }
+        });
     }
 
     @Override
