@@ -54,19 +54,20 @@ class LargeSetReconcilerTest {
                 Serialization.asJson(ready).getBytes(StandardCharsets.UTF_8).length / 1024);
 
         // A new generation arrives through the (multi-frame) watch event of the large set.
-        client.resources(AdmissionPolicySet.class).withName("big").edit(s -> {
+        // edit() sends the resourceVersion it read: retry when the operator's status write came in between (409).
+        await().atMost(WAIT).ignoreExceptions().until(() -> client.resources(AdmissionPolicySet.class).withName("big").edit(s -> {
             s.setSpec(large("second").getSpec());
             return s;
-        });
+        }) != null);
         awaitReady("big", 2);
         assertEquals("second " + "x".repeat(900), message("big-p099"));
 
         // Drift on one of its objects is repaired.
         var vaps = client.genericKubernetesResources(ManagedKinds.context(AdmissionKind.VALIDATING_ADMISSION_POLICY, "v1"));
-        vaps.withName("big-p042").edit(r -> {
+        await().atMost(WAIT).ignoreExceptions().until(() -> vaps.withName("big-p042").edit(r -> {
             spec(r).put("failurePolicy", "Ignore");
             return r;
-        });
+        }) != null);
         await().atMost(WAIT).until(() -> "Fail".equals(spec(vaps.withName("big-p042").get()).get("failurePolicy")));
 
         // Later changes to other sets are still seen.
