@@ -12,15 +12,16 @@ import java.io.InputStream;
 @Command(name = "aps",
         mixinStandardHelpOptions = true,
         versionProvider = ApsCommand.Version.class,
-        description = "Render and validate AdmissionPolicySets and admission objects without a cluster.",
-        subcommands = {RenderCommand.class, ValidateCommand.class, ExplainCommand.class, CompletionCommand.class,
-                BenchCommand.class, ParseBenchCommand.class, CommandLine.HelpCommand.class},
+        description = "Render, validate and test AdmissionPolicySets and admission objects without a cluster.",
+        subcommands = {RenderCommand.class, ValidateCommand.class, TestCommand.class, ExplainCommand.class,
+                CompletionCommand.class, BenchCommand.class, ParseBenchCommand.class, CommandLine.HelpCommand.class},
         footer = {"", "Examples:",
                 "  aps validate config/samples/",
                 "  aps validate --output sarif policies/ > aps.sarif",
                 "  kubectl kustomize overlays/prod | aps validate -",
                 "  aps render config/samples/ > generated.yaml",
                 "  aps render --kube-version 1.34 policies/baseline.yaml",
+                "  aps test config/samples/tests/",
                 "  aps explain APS201",
                 "  source <(aps completion bash)",
                 "",
@@ -62,7 +63,7 @@ public final class ApsCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "Missing a command: render, validate or explain (see aps --help)");
+        throw new CommandLine.ParameterException(spec.commandLine(), "Missing a command: render, validate, test or explain (see aps --help)");
     }
 
     static final class Version implements CommandLine.IVersionProvider {

@@ -156,8 +156,13 @@ public final class CelEvaluator {
         return result;
     }
 
-    private static Result evaluate(KubernetesCelEnvironment env, KubernetesCelEnvironment.Compiled compiled,
-                                   Activation activation, Map<String, Object> variables) {
+    /**
+     * Evaluates with {@code variables} already computed by the caller (CEL values, see {@link #toCel}), so that a
+     * caller can evaluate them lazily and once per request ({@code core.evaluate.PolicyExpressions}); a variable
+     * missing from the map reads as {@code no such key: <name>}. {@code activation.variables()} is ignored.
+     */
+    public static Result evaluate(KubernetesCelEnvironment env, KubernetesCelEnvironment.Compiled compiled,
+                                  Activation activation, Map<String, Object> variables) {
         Map<String, Object> vars = bindings(env, activation, variables);
         CelAbstractSyntaxTree programAst = PresenceTests.rewrite(compiled.ast());
         RuntimeCost cost = new RuntimeCost(programAst, PER_CALL_LIMIT);

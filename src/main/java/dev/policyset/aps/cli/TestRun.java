@@ -1,0 +1,74 @@
+package dev.policyset.aps.cli;
+
+import dev.policyset.aps.core.evaluate.suite.CaseResult;
+import dev.policyset.aps.core.evaluate.suite.Kaptest;
+import dev.policyset.aps.core.evaluate.suite.PolicyTest;
+import dev.policyset.aps.core.evaluate.suite.PolicyTestReader;
+import dev.policyset.aps.core.evaluate.suite.Problem;
+import dev.policyset.aps.core.evaluate.suite.TestRunner;
+import dev.policyset.aps.core.model.KubeVersion;
+import dev.policyset.aps.core.yaml.Document;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/** One {@code aps test} run without printing: find the test documents, read them, run their cases. */
+final class TestRun {
+    /** A test file's outcome: its cases' results, or the problems that kept it from running. */
+    record FileResult(PolicyTest test, List<CaseResult> cases) {}
+
+    record Result(List<FileResult> files, List<Problem> problems) {
+        long cases() {
+            return files.stream().mapToLong(f -> f.cases().size()).sum();
+        }
+
+        long failed() {
+            return files.stream().flatMap(f -> f.cases().stream()).filter(c -> !c.passed()).count();
+        }
+
+        boolean inputProblems() {
+            return !problems.isEmpty() || files.stream().anyMatch(f -> !f.test().runnable());
+        }
+    }
+
+    private TestRun() {}
+
+    static Result run(List<Path> paths, KubeVersion version) {
+        InputFiles.Loaded loaded = InputFiles.load(paths);
+        List<Problem> problems = new ArrayList<>();
+        for (InputFiles.Problem p : loaded.problems()) {
+            problems.add(new Problem(p.file(), p.line() == null ? 1 : p.line(), p.message()));
+        }
+        List<FileResult> files = new ArrayList<>();
+        Set<String> withTests = new LinkedHashSet<>();
+        for (Document d : loaded.documents()) {
+            PolicyTest test;
+            if (PolicyTestReader.isPolicyTest(d)) {
+                test = PolicyTestReader.read(d, new TestFiles(Path.of(d.source())), version);
+            } else if (Kaptest.isManifest(d)) {
+                test = Kaptest.read(d, new TestFiles(Path.of(d.source())), version);
+            } else {
+                continue;
+            }
+            withTests.add(d.source());
+            files.add(new FileResult(test, test.runnable() ? TestRunner.run(test) : List.of()));
+        }
+        // a file named on the command line must be a test file; directories may hold anything else
+        for (Path p : paths) {
+            if (!java.nio.file.Files.isDirectory(p) && java.nio.file.Files.exists(p)
+                    && loaded.problems().stream().noneMatch(x -> x.file().equals(p.toString()))
+                    && !withTests.contains(p.toString())) {
+                problems.add(new Problem(p.toString(), 1, "not a test file: it has no document of kind "
+                        + PolicyTestReader.KIND + " (apiVersion " + PolicyTestReader.API_VERSION + ") and no kaptest manifest"));
+            }
+        }
+        if (files.isEmpty() && problems.isEmpty()) {
+            problems.add(new Problem(String.join(" ", paths.stream().map(Path::toString).toList()), 1,
+                    "no test files found: a test file has kind " + PolicyTestReader.KIND + " (see docs/testing.md)"));
+        }
+        return new Result(files, problems);
+    }
+}

@@ -1,0 +1,79 @@
+package dev.policyset.aps.core.evaluate;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.policyset.aps.core.validate.cel.lib.CelAuthorizer;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What the cluster would hold, for one test file: namespaces (with their labels), param objects, and the
+ * authorizer's answers.
+ *
+ * @param namespaces by name
+ * @param params     objects that paramRefs can select (any kind; matched on apiVersion/kind, namespace, name, labels)
+ */
+public record Fixtures(Map<String, ObjectNode> namespaces, List<ObjectNode> params, CelAuthorizer authorizer) {
+    /** The label the API server puts on every namespace ({@code kubernetes.io/metadata.name}), immutable. */
+    public static final String NAME_LABEL = "kubernetes.io/metadata.name";
+
+    public Fixtures {
+        namespaces = Map.copyOf(namespaces);
+        params = List.copyOf(params);
+        authorizer = authorizer == null ? StubAuthorizer.DENY_ALL : authorizer;
+    }
+
+    public static Fixtures none() {
+        return new Fixtures(Map.of(), List.of(), null);
+    }
+
+    /**
+     * The namespace object of a request. A namespace the fixtures do not list is taken as existing with only
+     * the label the API server always sets: a test that cares about labels declares the namespace.
+     */
+    public ObjectNode namespace(String name) {
+        ObjectNode declared = namespaces.get(name);
+        ObjectNode ns = declared != null ? declared.deepCopy() : bare(name);
+        ObjectNode meta = ns.with("metadata");
+        meta.put("name", name);
+        meta.with("labels").put(NAME_LABEL, name);
+        return ns;
+    }
+
+    /** Whether the fixtures list this namespace. */
+    public boolean declares(String namespace) {
+        return namespaces.containsKey(namespace);
+    }
+
+    private static ObjectNode bare(String name) {
+        ObjectNode ns = JsonNodeFactory.instance.objectNode();
+        ns.put("apiVersion", "v1");
+        ns.put("kind", "Namespace");
+        ns.putObject("metadata").put("name", name);
+        return ns;
+    }
+
+    /** The labels of a namespace (with the name label), for namespaceSelectors. */
+    public Map<String, String> namespaceLabels(String name) {
+        Map<String, String> labels = new LinkedHashMap<>();
+        namespace(name).path("metadata").path("labels").fields()
+                .forEachRemaining(e -> labels.put(e.getKey(), e.getValue().asText()));
+        return labels;
+    }
+
+    Optional<ObjectNode> param(String apiVersion, String kind, String namespace, String name) {
+        return paramsOf(apiVersion, kind, namespace).stream()
+                .filter(p -> p.path("metadata").path("name").asText("").equals(name)).findFirst();
+    }
+
+    /** The param objects of one kind in one namespace ({@code null}: any namespace, for cluster-scoped kinds). */
+    List<ObjectNode> paramsOf(String apiVersion, String kind, String namespace) {
+        return params.stream()
+                .filter(p -> p.path("apiVersion").asText("").equals(apiVersion) && p.path("kind").asText("").equals(kind))
+                .filter(p -> namespace == null || p.path("metadata").path("namespace").asText("").equals(namespace))
+                .toList();
+    }
+}

@@ -1,0 +1,180 @@
+package dev.policyset.aps.core.evaluate;
+
+import dev.cel.common.ast.CelExpr;
+import dev.cel.common.navigation.CelNavigableAst;
+import dev.cel.common.navigation.CelNavigableExpr;
+import dev.policyset.aps.core.model.KubeVersion;
+import dev.policyset.aps.core.validate.cel.CelChecker;
+import dev.policyset.aps.core.validate.cel.CelEvaluator;
+import dev.policyset.aps.core.validate.cel.ExpressionKind;
+import dev.policyset.aps.core.validate.cel.KubernetesCelChecker;
+import dev.policyset.aps.core.validate.cel.KubernetesCelEnvironment;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The one path by which {@code aps test} (and the cel-eval suite) evaluates CEL: one policy's expressions,
+ * compiled in the environments the API server compiles them in ({@link KubernetesCelChecker#environment}),
+ * evaluated with {@link CelEvaluator}.
+ *
+ * <p><b>Variables</b> ({@code spec.variables}) are evaluated lazily and at most once per request and param,
+ * as upstream's composition environment does ({@code k8s.io/apiserver/pkg/admission/plugin/cel/composition.go:
+ * CompositionContext.GetVariable} caches each result in the context): an expression evaluates only the
+ * variables it names (and those they name), a value computed for one expression is reused by the next, and a
+ * variable that fails fails only the expressions that read it, with upstream's
+ * {@code composited variable "x" fails to evaluate: ...}.
+ */
+public final class PolicyExpressions {
+    private static final KubernetesCelChecker CHECKER = new KubernetesCelChecker();
+
+    private final CelChecker.PolicyType type;
+    private final boolean hasParams;
+    private final KubeVersion serverVersion;
+    private final LinkedHashMap<String, String> variables;
+
+    /**
+     * @param variables name to expression, in declaration order (empty when the policy has none)
+     */
+    public PolicyExpressions(CelChecker.PolicyType type, boolean hasParams, KubeVersion serverVersion,
+                             Map<String, String> variables) {
+        this.type = type;
+        this.hasParams = hasParams;
+        this.serverVersion = serverVersion;
+        this.variables = new LinkedHashMap<>(variables);
+    }
+
+    /** A scope for one request and one param: the variable cache lives as long as it does. */
+    public Context context(CelEvaluator.Activation activation) {
+        return new Context(activation);
+    }
+
+    /**
+     * One expression outside any policy (the cel-eval suite): compiled and evaluated in a policy of
+     * {@code type} with a paramKind and no variables, on a server whose CEL compatibility version is
+     * {@code celVersion}.
+     */
+    public static CelEvaluator.Result evaluate(CelChecker.PolicyType type, KubeVersion celVersion, ExpressionKind kind,
+                                               String expression, CelEvaluator.Activation activation) {
+        KubeVersion server = new KubeVersion(celVersion.major(), celVersion.minor() + 1);
+        return new PolicyExpressions(type, true, server, Map.of()).context(activation).evaluate(kind, expression);
+    }
+
+    private KubernetesCelEnvironment environment(Map<String, String> declared, ExpressionKind kind) {
+        return CHECKER.environment(type, hasParams, serverVersion, declared, kind);
+    }
+
+    /** Variables before {@code name}, the ones its expression may read. */
+    private Map<String, String> variablesBefore(String name) {
+        Map<String, String> before = new LinkedHashMap<>();
+        for (Map.Entry<String, String> v : variables.entrySet()) {
+            if (v.getKey().equals(name)) {
+                break;
+            }
+            before.put(v.getKey(), v.getValue());
+        }
+        return before;
+    }
+
+    /** The evaluation state of one request: variable values and failures computed so far. */
+    public final class Context {
+        private final CelEvaluator.Activation activation;
+        private final Map<String, Object> values = new HashMap<>();
+        private final Map<String, String> failures = new HashMap<>();
+
+        private Context(CelEvaluator.Activation activation) {
+            this.activation = new CelEvaluator.Activation(activation.object(), activation.oldObject(),
+                    activation.params(), activation.request(), activation.namespaceObject(), activation.authorizer(),
+                    null);
+        }
+
+        /** Compiles (cached) and evaluates one expression of this policy. */
+        public CelEvaluator.Result evaluate(ExpressionKind kind, String expression) {
+            KubernetesCelEnvironment env = environment(variables, kind);
+            return evaluate(env, expression);
+        }
+
+        private CelEvaluator.Result evaluate(KubernetesCelEnvironment env, String expression) {
+            KubernetesCelEnvironment.Compiled compiled = env.compile(expression);
+            if (!compiled.ok()) {
+                return new CelEvaluator.Result(null, null, compiled.error());
+            }
+            if (env.declarations().variables() == null) {
+                return CelEvaluator.evaluate(env, compiled, activation, null);
+            }
+            Set<String> used = referencedVariables(compiled);
+            for (String name : used) {
+                resolve(name);
+            }
+            Map<String, Object> visible = new HashMap<>();
+            for (String name : env.declarations().variables().keySet()) {
+                if (values.containsKey(name)) {
+                    visible.put(name, values.get(name));
+                }
+            }
+            CelEvaluator.Result result = CelEvaluator.evaluate(env, compiled, activation, visible);
+            if (result.error() != null) {
+                for (String name : used) {
+                    if (failures.containsKey(name) && result.error().contains("no such key: " + name)) {
+                        return new CelEvaluator.Result(null, failures.get(name), null);
+                    }
+                }
+            }
+            return result;
+        }
+
+        private void resolve(String name) {
+            if (values.containsKey(name) || failures.containsKey(name) || !variables.containsKey(name)) {
+                return;
+            }
+            KubernetesCelEnvironment env = environment(variablesBefore(name), ExpressionKind.VARIABLE);
+            CelEvaluator.Result r = evaluate(env, variables.get(name));
+            if (r.compileError() != null) {
+                failures.put(name, "composited variable \"" + name + "\" fails to compile: " + r.compileError());
+            } else if (r.error() != null) {
+                failures.put(name, "composited variable \"" + name + "\" fails to evaluate: " + r.error());
+            } else {
+                values.put(name, CelEvaluator.toCel(r.value()));
+            }
+        }
+    }
+
+    /**
+     * The variables an expression reads ({@code variables.x}, {@code has(variables.x)}, {@code variables.?x});
+     * all of them when it uses {@code variables} any other way.
+     */
+    private Set<String> referencedVariables(KubernetesCelEnvironment.Compiled compiled) {
+        Set<String> names = new LinkedHashSet<>();
+        List<CelExpr> idents = new ArrayList<>();
+        int[] selected = {0};
+        CelNavigableAst.fromAst(compiled.ast()).getRoot().allNodes().map(CelNavigableExpr::expr).forEach(e -> {
+            if (e.getKind() == CelExpr.ExprKind.Kind.IDENT && e.ident().name().equals("variables")) {
+                idents.add(e);
+            } else if (e.getKind() == CelExpr.ExprKind.Kind.SELECT && isVariables(e.select().operand())) {
+                names.add(e.select().field());
+                selected[0]++;
+            } else if (e.getKind() == CelExpr.ExprKind.Kind.CALL && e.call().function().equals("_?._")
+                    && e.call().args().size() == 2 && isVariables(e.call().args().get(0))
+                    && e.call().args().get(1).getKind() == CelExpr.ExprKind.Kind.CONSTANT) {
+                names.add(e.call().args().get(1).constant().stringValue());
+                selected[0]++;
+            }
+        });
+        if (idents.size() > selected[0]) {
+            return new LinkedHashSet<>(variables.keySet());
+        }
+        // a variable's dependencies are resolved when it is; keep declaration order for determinism
+        Set<String> ordered = new LinkedHashSet<>();
+        variables.keySet().stream().filter(names::contains).forEach(ordered::add);
+        return ordered;
+    }
+
+    private static boolean isVariables(CelExpr e) {
+        return e.getKind() == CelExpr.ExprKind.Kind.IDENT && e.ident().name().equals("variables");
+    }
+}
