@@ -31,7 +31,10 @@ demo: build ## Build, then show the CLI on the samples: render, validate (catchi
 	@$(APS) validate config/samples/ || echo "--- aps validate exited $$? (expected: error findings in the unsafe sample)"
 	@echo "--- aps explain APS201: why the first finding matters"
 	@$(APS) explain APS201
-	@# DEMO-APS-TEST: add the sample policy tests here once `aps test` is on main, e.g. $(APS) test config/samples/tests/
+	@echo "--- aps test config/samples/tests/: behaviour tests of the samples (all pass)"
+	$(APS) test config/samples/tests/
+	@echo "--- aps test config/samples/failing-test/: a deliberately wrong expectation, so this exits 1"
+	@$(APS) test config/samples/failing-test/ || echo "--- aps test exited $$? (expected: the failing case and its diff)"
 
 .PHONY: test
 test: ## Run all tests (unit, golden, mock-server, and the ../shared suites when present).

@@ -27,10 +27,10 @@ public final class PolicyTestReader {
     public static final String API_VERSION = "aps.policyset.dev/v1alpha1";
     public static final String KIND = "PolicyTest";
 
-    private static final Set<String> TOP = Set.of("apiVersion", "kind", "metadata", "kubeVersion", "policies", "fixtures", "cases");
-    private static final Set<String> CASE = Set.of("name", "operation", "resource", "subResource", "namespace",
+    static final Set<String> TOP = Set.of("apiVersion", "kind", "metadata", "kubeVersion", "policies", "fixtures", "cases");
+    static final Set<String> CASE = Set.of("name", "operation", "resource", "subResource", "namespace",
             "user", "dryRun", "options", "object", "oldObject", "expect");
-    private static final Set<String> EXPECT = Set.of("allowed", "message", "messageContains", "reason", "code",
+    static final Set<String> EXPECT = Set.of("allowed", "message", "messageContains", "reason", "code",
             "warnings", "auditAnnotations", "object", "objectContains");
     private static final Set<String> OPERATIONS = Set.of("CREATE", "UPDATE", "DELETE", "CONNECT");
 

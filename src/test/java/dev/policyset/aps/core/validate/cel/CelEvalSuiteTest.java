@@ -1,5 +1,6 @@
 package dev.policyset.aps.core.validate.cel;
 
+import dev.policyset.aps.core.evaluate.PolicyExpressions;
 import dev.policyset.aps.core.model.KubeVersion;
 import dev.policyset.aps.core.validate.cel.lib.CelAuthorizer;
 import dev.policyset.aps.core.validate.cel.lib.KubernetesLibraries;
@@ -192,20 +193,32 @@ class CelEvalSuiteTest {
                 .noneMatch(l -> l.name().toLowerCase(java.util.Locale.ROOT).contains(library));
     }
 
+    /**
+     * Through {@link PolicyExpressions}, the path {@code aps test} evaluates every policy expression on: a
+     * validation of a ValidatingAdmissionPolicy with a paramKind, or an applyConfiguration mutation of a
+     * MutatingAdmissionPolicy with a paramKind, at the case's CEL compatibility version.
+     */
     private static CelEvaluator.Result evaluate(KubeVersion version, String env, Map<String, Object> c) {
-        KubernetesCelEnvironment.Declarations declarations = switch (env) {
-            case "mutation" -> KubernetesCelEnvironment.Declarations.mutationExpression();
-            case "validation" -> KubernetesCelEnvironment.Declarations.validation();
+        CelChecker.PolicyType type;
+        ExpressionKind kind;
+        switch (env) {
+            case "mutation" -> {
+                type = CelChecker.PolicyType.MUTATING;
+                kind = ExpressionKind.MUTATION_APPLY_CONFIGURATION;
+            }
+            case "validation" -> {
+                type = CelChecker.PolicyType.VALIDATING;
+                kind = ExpressionKind.VALIDATION;
+            }
             default -> throw new IllegalArgumentException("unknown environment " + env);
-        };
+        }
         @SuppressWarnings("unchecked")
         Map<String, Object> vars = (Map<String, Object>) c.getOrDefault("vars", Map.of());
         @SuppressWarnings("unchecked")
         CelEvaluator.Activation activation = new CelEvaluator.Activation(vars.get("object"), vars.get("oldObject"),
                 vars.get("params"), (Map<String, Object>) vars.get("request"), vars.get("namespaceObject"),
                 stubAuthorizer(vars.get("authorizer")), null);
-        return CelEvaluator.evaluate(KubernetesCelEnvironment.create(version, declarations),
-                c.get("expr").toString(), activation);
+        return PolicyExpressions.evaluate(type, version, kind, c.get("expr").toString(), activation);
     }
 
     private static String disagreement(Map<String, Object> c, CelEvaluator.Result r) {
