@@ -139,6 +139,6 @@ class TestCommandTest {
                 """);
         RenderCommandTest.Run r = run("test", suite.toString());
         assertEquals(ExitCodes.OK, r.exit(), r.out() + r.err());
-        assertTrue(r.out().contains("NOT APPLIED BY THE API SERVER: spec.matchConstraints does not match CREATE apps/v1/deployments"), r.out());
+        assertTrue(r.out().contains("NOT APPLIED BY THE API SERVER: no rule of policy spec.matchConstraints matches CREATE apps/v1/deployments"), r.out());
     }
 }

@@ -96,10 +96,12 @@ public final class AdmissionSimulator {
         for (AdmissionKind kind : List.of(AdmissionKind.MUTATING_WEBHOOK_CONFIGURATION,
                 AdmissionKind.VALIDATING_WEBHOOK_CONFIGURATION)) {
             for (RenderedObject configuration : config.of(kind)) {
-                for (JsonNode webhook : configuration.manifest().path("webhooks")) {
-                    if (Interception.webhookMatches(webhook, r, fixtures)) {
-                        found.add(configuration.id() + ": " + webhook.path("name").asText("")
-                                + (webhook.path("matchConditions").isEmpty() ? "" : " (unless its matchConditions exclude it)"));
+                JsonNode list = configuration.manifest().path("webhooks");
+                for (int i = 0; i < list.size(); i++) {
+                    var verdict = Interception.webhook(list.get(i), "webhooks[" + i + "]", r, fixtures);
+                    if (verdict.mayMatch()) {
+                        found.add(configuration.id() + ": " + list.get(i).path("name").asText("")
+                                + (verdict.undecided() ? " (unless its matchConditions exclude it)" : ""));
                     }
                 }
             }

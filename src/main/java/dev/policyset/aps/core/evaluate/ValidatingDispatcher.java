@@ -46,14 +46,13 @@ final class ValidatingDispatcher {
         for (RenderedObject policy : config.of(AdmissionKind.VALIDATING_ADMISSION_POLICY)) {
             JsonNode spec = policy.manifest().path("spec");
             String name = policy.name();
-            if (!Interception.policyMatches(spec.get("matchConstraints"), r, fixtures)) {
+            dev.policyset.aps.core.intercept.Verdict definition = Interception.policy(spec, r, fixtures);
+            if (!definition.matches()) {
                 if (options.invokeDirectly()) {
-                    trace.add("ValidatingAdmissionPolicy/" + name + ": " + NOT_APPLIED + ": spec.matchConstraints does not match "
-                            + r.operation() + " " + r.describeResource()
+                    trace.add("ValidatingAdmissionPolicy/" + name + ": " + NOT_APPLIED + ": " + definition.explain()
                             + " (matching/matching.go: Matcher.Matches); evaluated anyway, as kaptest does");
                 } else {
-                    trace.add("ValidatingAdmissionPolicy/" + name + ": not applied (spec.matchConstraints does not match "
-                        + r.operation() + " " + r.describeResource() + ")");
+                    trace.add("ValidatingAdmissionPolicy/" + name + ": not applied (" + definition.explain() + ")");
                     continue;
                 }
             }
@@ -69,9 +68,12 @@ final class ValidatingDispatcher {
             for (RenderedObject binding : bindings) {
                 JsonNode bspec = binding.manifest().path("spec");
                 String where = "ValidatingAdmissionPolicy/" + name + " binding " + binding.name();
-                if (!Interception.bindingMatches(bspec.get("matchResources"), r, fixtures)) {
-                    trace.add(where + ": not applied (spec.matchResources does not match)");
-                    continue;
+                if (!options.invokeDirectly() || definition.matches()) {
+                    dev.policyset.aps.core.intercept.Verdict bound = Interception.binding(spec, bspec, r, fixtures);
+                    if (!bound.matches()) {
+                        trace.add(where + ": not applied (" + bound.explain() + ")");
+                        continue;
+                    }
                 }
                 ParamResolver.Params params = ParamResolver.collect(spec.get("paramKind"), bspec.get("paramRef"),
                         r.namespace(), fixtures);
