@@ -88,6 +88,7 @@ final class TestPrinter {
                     }
                     o.webhooks().forEach(outcome.putArray("webhooks")::add);
                     o.errors().forEach(outcome.putArray("errors")::add);
+                    o.trace().forEach(outcome.putArray("trace")::add);
                 }
             }
         }

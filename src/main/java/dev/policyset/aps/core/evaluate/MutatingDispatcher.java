@@ -1,17 +1,156 @@
 package dev.policyset.aps.core.evaluate;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.policyset.aps.core.intercept.Verdict;
+import dev.policyset.aps.core.model.AdmissionKind;
 import dev.policyset.aps.core.model.KubeVersion;
+import dev.policyset.aps.core.render.RenderedObject;
+import dev.policyset.aps.core.validate.cel.CelChecker;
+import dev.policyset.aps.core.validate.cel.ExpressionKind;
 
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
-/** The MutatingAdmissionPolicy plugin (placeholder until mutation lands: no policy mutates). */
+/**
+ * The MutatingAdmissionPolicy plugin for one request: {@code k8s.io/apiserver/pkg/admission/plugin/policy/
+ * generic/policy_dispatcher.go: Dispatch} (which policies, bindings and params apply) and {@code mutating/
+ * dispatcher.go: dispatchInvocations} (matchConditions, then each mutation in order on the object the previous
+ * one produced).
+ *
+ * <p><b>Reinvocation</b> ({@code admission/reinvocation.go}, {@code mutating/reinvocationcontext.go}): when a
+ * mutation changed the object in the first pass, the chain runs once more and every invocation whose policy
+ * says {@code reinvocationPolicy: IfNeeded} (and that ran in the first pass) is invoked again, its
+ * matchConditions re-evaluated on the current object. Webhooks and in-tree plugins, which could also change the
+ * object between passes, are not simulated.
+ *
+ * <p><b>Errors</b> (an expression, a merge, a patch, a param) are collected as upstream's {@code PolicyError}s
+ * and dropped under {@code failurePolicy: Ignore}; under {@code Fail} the first one rejects the request with
+ * {@code policy '<p>' with binding '<b>' denied request: <error>} (403, reason Invalid).
+ */
 final class MutatingDispatcher {
     record Result(ObjectNode object, String rejection, String rejectionReason, List<String> errors, List<String> trace) {}
+
+    private record Invocation(RenderedObject policy, RenderedObject binding, ObjectNode param, PolicyExpressions expressions) {
+        String key() {
+            return policy.name() + "/" + binding.name() + Activations.describe(param);
+        }
+    }
 
     private MutatingDispatcher() {}
 
     static Result dispatch(PolicyConfiguration config, AdmissionRequest r, Fixtures fixtures, KubeVersion version) {
-        return new Result(r.object(), null, null, List.of(), List.of());
+        List<String> errors = new ArrayList<>();
+        List<String> trace = new ArrayList<>();
+        List<String> failures = new ArrayList<>();
+        List<Invocation> invocations = new ArrayList<>();
+        for (RenderedObject policy : config.of(AdmissionKind.MUTATING_ADMISSION_POLICY)) {
+            JsonNode spec = policy.manifest().path("spec");
+            String name = "MutatingAdmissionPolicy/" + policy.name();
+            boolean fail = !"Ignore".equals(spec.path("failurePolicy").asText("Fail"));
+            Verdict definition = Interception.policy(spec, r, fixtures);
+            if (!definition.matches()) {
+                trace.add(name + ": not applied (" + definition.explain() + ")");
+                continue;
+            }
+            List<RenderedObject> bindings = config.bindingsOf(AdmissionKind.MUTATING_ADMISSION_POLICY_BINDING, policy.name());
+            if (bindings.isEmpty()) {
+                trace.add(name + ": not applied (no binding)");
+            }
+            PolicyExpressions expressions = new PolicyExpressions(CelChecker.PolicyType.MUTATING,
+                    spec.has("paramKind") && !spec.get("paramKind").isNull(), version, ValidatingDispatcher.variables(spec));
+            for (RenderedObject binding : bindings) {
+                JsonNode bspec = binding.manifest().path("spec");
+                String where = name + " binding " + binding.name();
+                Verdict bound = Interception.binding(spec, bspec, r, fixtures);
+                if (!bound.matches()) {
+                    trace.add(where + ": not applied (" + bound.explain() + ")");
+                    continue;
+                }
+                ParamResolver.Params params = ParamResolver.collect(spec.get("paramKind"), bspec.get("paramRef"),
+                        r.namespace(), fixtures);
+                if (params.error() != null) {
+                    String message = "failed to configure binding: " + params.error();
+                    fail(errors, failures, fail, where, policy, binding, message, trace);
+                    continue;
+                }
+                for (ObjectNode param : params.params()) {
+                    invocations.add(new Invocation(policy, binding, param, expressions));
+                }
+            }
+        }
+
+        ObjectNode object = r.object() == null ? null : r.object().deepCopy();
+        Set<String> reinvocable = new LinkedHashSet<>();
+        boolean changed = false;
+        JsonNode namespaceObject = Activations.namespaceObject(r, fixtures);
+        for (int pass = 1; pass <= 2; pass++) {
+            if (pass == 2 && (!changed || reinvocable.isEmpty())) {
+                break;
+            }
+            for (Invocation inv : invocations) {
+                if (pass == 2 && !reinvocable.contains(inv.key())) {
+                    continue;
+                }
+                JsonNode spec = inv.policy().manifest().path("spec");
+                boolean fail = !"Ignore".equals(spec.path("failurePolicy").asText("Fail"));
+                String at = "MutatingAdmissionPolicy/" + inv.policy().name() + " binding " + inv.binding().name()
+                        + Activations.describe(inv.param()) + (pass == 2 ? " (reinvoked)" : "");
+                PolicyExpressions.Context context = inv.expressions().context(
+                        Activations.of(r.withObject(object), inv.param(), namespaceObject, fixtures));
+                MatchConditions.Result match = MatchConditions.evaluate(spec.path("matchConditions"), context,
+                        ExpressionKind.MATCH_CONDITION, fail);
+                match.errors().forEach(e -> errors.add(at + ": " + e));
+                if (match.error() != null) {
+                    fail(errors, failures, fail, at, inv.policy(), inv.binding(), match.error(), trace);
+                    continue;
+                }
+                if (!match.matches()) {
+                    trace.add(at + ": skipped (matchCondition " + (match.failedCondition() == null
+                            ? "errored, failurePolicy Ignore" : "'" + match.failedCondition() + "' is false") + ")");
+                    continue;
+                }
+                if (object == null) {
+                    trace.add(at + ": nothing to mutate (no object)");
+                    continue;
+                }
+                ObjectNode before = object.deepCopy();
+                JsonNode mutations = spec.path("mutations");
+                for (int i = 0; i < mutations.size(); i++) {
+                    context.use(Activations.of(r.withObject(object), inv.param(), namespaceObject, fixtures));
+                    Mutations.Result m = Mutations.apply(mutations.get(i), object, r.group(), context);
+                    if (m.error() != null) {
+                        errors.add(at + ": mutations[" + i + "]: " + m.error());
+                        fail(null, failures, fail, at, inv.policy(), inv.binding(), m.error(), trace);
+                    } else {
+                        object = m.object();
+                    }
+                }
+                boolean mutated = !before.equals(object);
+                changed |= mutated;
+                trace.add(at + ": " + (mutated ? "mutated the object" : "no change"));
+                if (pass == 1 && "IfNeeded".equals(spec.path("reinvocationPolicy").asText(""))) {
+                    reinvocable.add(inv.key());
+                }
+            }
+        }
+        if (!failures.isEmpty()) {
+            return new Result(object, failures.get(0), "Invalid", errors, trace);
+        }
+        return new Result(object, null, null, errors, trace);
+    }
+
+    /** Records a PolicyError: in {@code errors} (when not already there) and, under Fail, as a rejection. */
+    private static void fail(List<String> errors, List<String> failures, boolean fail, String where, RenderedObject policy,
+                             RenderedObject binding, String message, List<String> trace) {
+        if (errors != null) {
+            errors.add(where + ": " + message);
+        }
+        trace.add(where + ": " + message + (fail ? " (failurePolicy Fail: denied)" : " (failurePolicy Ignore)"));
+        if (fail) {
+            failures.add("policy '" + policy.name() + "' with binding '" + binding.name() + "' denied request: " + message);
+        }
     }
 }

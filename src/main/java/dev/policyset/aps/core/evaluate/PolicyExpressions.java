@@ -83,11 +83,20 @@ public final class PolicyExpressions {
 
     /** The evaluation state of one request: variable values and failures computed so far. */
     public final class Context {
-        private final CelEvaluator.Activation activation;
+        private CelEvaluator.Activation activation;
         private final Map<String, Object> values = new HashMap<>();
         private final Map<String, String> failures = new HashMap<>();
 
         private Context(CelEvaluator.Activation activation) {
+            use(activation);
+        }
+
+        /**
+         * Later expressions see {@code activation} (a MutatingAdmissionPolicy's next mutation sees the object
+         * the previous one produced), while variables already computed keep their values: upstream creates one
+         * composition context per policy invocation ({@code mutating/dispatcher.go: dispatchInvocations}).
+         */
+        public void use(CelEvaluator.Activation activation) {
             this.activation = new CelEvaluator.Activation(activation.object(), activation.oldObject(),
                     activation.params(), activation.request(), activation.namespaceObject(), activation.authorizer(),
                     null);

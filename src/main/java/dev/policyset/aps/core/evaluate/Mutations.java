@@ -1,0 +1,73 @@
+package dev.policyset.aps.core.evaluate;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.protobuf.ByteString;
+import dev.cel.common.values.NullValue;
+import dev.policyset.aps.core.validate.cel.ExpressionKind;
+import dev.policyset.aps.core.yaml.Yaml;
+
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** One {@code spec.mutations[i]} applied to the object: evaluate, then merge or patch. */
+final class Mutations {
+    /** The object after the mutation, or the error (then the object is unchanged). */
+    record Result(ObjectNode object, String error) {}
+
+    private Mutations() {}
+
+    static Result apply(JsonNode mutation, ObjectNode object, String group, PolicyExpressions.Context context) {
+        String type = mutation.path("patchType").asText("");
+        if (type.equals("ApplyConfiguration")) {
+            String expression = mutation.path("applyConfiguration").path("expression").asText("");
+            Expressions r = Expressions.evaluate(context, ExpressionKind.MUTATION_APPLY_CONFIGURATION, expression);
+            if (r.failed()) {
+                return new Result(null, r.error());
+            }
+            JsonNode patch = Yaml.mapper().valueToTree(plain(r.value()));
+            if (!patch.isObject()) {
+                return new Result(null, "unsupported return type from ApplyConfiguration expression");
+            }
+            ApplyConfigurations.Merged merged = ApplyConfigurations.merge(object, (ObjectNode) patch, group);
+            return new Result(merged.object(), merged.error());
+        }
+        if (type.equals("JSONPatch")) {
+            String expression = mutation.path("jsonPatch").path("expression").asText("");
+            Expressions r = Expressions.evaluate(context, ExpressionKind.MUTATION_JSON_PATCH, expression);
+            if (r.failed()) {
+                return new Result(null, r.error());
+            }
+            JsonPatches.Patched patched = JsonPatches.apply(object, r.value());
+            return new Result(patched.object(), patched.error());
+        }
+        return new Result(null, "unsupported patchType '" + type + "'");
+    }
+
+    /** A CEL result as JSON-able Java: maps, lists, strings, numbers, booleans, null; bytes as base64. */
+    static Object plain(Object v) {
+        if (v == null || v instanceof NullValue) {
+            return null;
+        }
+        if (v instanceof Map<?, ?> m) {
+            Map<String, Object> out = new LinkedHashMap<>();
+            m.forEach((k, x) -> out.put(String.valueOf(k), plain(x)));
+            return out;
+        }
+        if (v instanceof List<?> l) {
+            List<Object> out = new ArrayList<>();
+            l.forEach(x -> out.add(plain(x)));
+            return out;
+        }
+        if (v instanceof ByteString b) {
+            return Base64.getEncoder().encodeToString(b.toByteArray());
+        }
+        if (v instanceof String || v instanceof Number || v instanceof Boolean) {
+            return v;
+        }
+        return v.toString();
+    }
+}
