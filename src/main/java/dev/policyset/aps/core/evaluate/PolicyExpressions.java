@@ -114,7 +114,7 @@ public final class PolicyExpressions {
                 return new CelEvaluator.Result(null, null, compiled.error());
             }
             if (env.declarations().variables() == null) {
-                return CelEvaluator.evaluate(env, compiled, activation, null);
+                return CelEvaluator.evaluate(env, compiled, activation, (Map<String, Object>) null);
             }
             Set<String> used = referencedVariables(compiled);
             for (String name : used) {
