@@ -1,7 +1,7 @@
 package dev.policyset.aps.core.validate.apiserver;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.policyset.aps.core.render.Names;
+import dev.policyset.aps.core.validate.NameFormats;
 
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -22,7 +22,7 @@ final class BindingValidation {
         if (policyName.isEmpty()) {
             errors.required(specPath.child("policyName"), "name the policy this binding applies");
         } else {
-            for (String problem : Names.subdomainProblems(policyName)) {
+            for (String problem : NameFormats.subdomainProblems(policyName)) {
                 errors.invalid(specPath.child("policyName"), policyName, problem);
             }
         }

@@ -1,7 +1,7 @@
 package dev.policyset.aps.core.validate.apiserver;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.policyset.aps.core.render.Names;
+import dev.policyset.aps.core.validate.NameFormats;
 import dev.policyset.aps.core.validate.cel.lib.GoUrl;
 
 /**
@@ -86,7 +86,7 @@ final class ClientConfigValidation {
                 errors.invalid(at, urlPath, "segment[" + i + "] may not be empty");
                 continue;
             }
-            for (String problem : Names.subdomainProblems(steps[i])) {
+            for (String problem : NameFormats.subdomainProblems(steps[i])) {
                 errors.invalid(at, urlPath, "segment[" + i + "]: " + problem);
             }
         }

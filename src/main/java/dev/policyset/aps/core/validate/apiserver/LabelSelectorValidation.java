@@ -1,7 +1,7 @@
 package dev.policyset.aps.core.validate.apiserver;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.policyset.aps.core.render.Names;
+import dev.policyset.aps.core.validate.NameFormats;
 
 import java.util.List;
 
@@ -44,11 +44,11 @@ final class LabelSelectorValidation {
                     "not a valid selector operator; use one of In, NotIn, Exists, DoesNotExist");
         }
         String key = Json.text(requirement, "key");
-        for (String problem : Names.qualifiedNameProblems(key)) {
+        for (String problem : NameFormats.qualifiedNameProblems(key)) {
             errors.invalid(path.child("key"), key, problem);
         }
         for (int i = 0; i < values.size(); i++) {
-            for (String problem : Names.labelValueProblems(values.get(i))) {
+            for (String problem : NameFormats.labelValueProblems(values.get(i))) {
                 errors.invalid(path.child("values").index(i), values.get(i), problem);
             }
         }

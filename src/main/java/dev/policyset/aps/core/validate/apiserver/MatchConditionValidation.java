@@ -1,7 +1,7 @@
 package dev.policyset.aps.core.validate.apiserver;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.policyset.aps.core.render.Names;
+import dev.policyset.aps.core.validate.NameFormats;
 import dev.policyset.aps.core.validate.cel.ExpressionKind;
 
 import java.util.HashSet;
@@ -36,7 +36,7 @@ final class MatchConditionValidation {
             if (name.isEmpty()) {
                 errors.required(at.child("name"), "give the match condition a name, e.g. 'exclude-leases'");
             } else {
-                for (String problem : Names.qualifiedNameProblems(name)) {
+                for (String problem : NameFormats.qualifiedNameProblems(name)) {
                     errors.invalid(at.child("name"), name, problem);
                 }
                 if (!names.add(name)) {

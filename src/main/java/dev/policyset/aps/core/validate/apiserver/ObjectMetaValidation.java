@@ -2,7 +2,7 @@ package dev.policyset.aps.core.validate.apiserver;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.policyset.aps.core.model.KubeVersion;
-import dev.policyset.aps.core.render.Names;
+import dev.policyset.aps.core.validate.NameFormats;
 
 import java.util.Map;
 
@@ -39,7 +39,7 @@ final class ObjectMetaValidation {
     static void validate(ObjectNode metadata, KubeVersion version, Errors errors) {
         String generateName = Json.text(metadata, "generateName");
         if (!generateName.isEmpty()) {
-            for (String problem : Names.subdomainPrefixProblems(generateName)) {
+            for (String problem : NameFormats.nameIsDnsSubdomain(generateName, true)) {
                 errors.invalid(METADATA.child("generateName"), generateName, problem);
             }
         }
@@ -47,7 +47,7 @@ final class ObjectMetaValidation {
         if (name.isEmpty()) {
             errors.required(METADATA.child("name"), "name or generateName is required; set metadata.name");
         } else {
-            for (String problem : Names.subdomainProblems(name)) {
+            for (String problem : NameFormats.subdomainProblems(name)) {
                 errors.invalid(METADATA.child("name"), name, problem);
             }
             if (version.atLeast(1, 37) && name.endsWith(STATIC_SUFFIX)) {
@@ -67,10 +67,10 @@ final class ObjectMetaValidation {
     /** {@code metav1validation.ValidateLabels}: errors are reported on the map itself, not on the key. */
     static void validateLabels(Map<String, String> labels, FieldPath path, Errors errors) {
         for (Map.Entry<String, String> label : labels.entrySet()) {
-            for (String problem : Names.qualifiedNameProblems(label.getKey())) {
+            for (String problem : NameFormats.qualifiedNameProblems(label.getKey())) {
                 errors.invalid(path, label.getKey(), problem);
             }
-            for (String problem : Names.labelValueProblems(label.getValue())) {
+            for (String problem : NameFormats.labelValueProblems(label.getValue())) {
                 errors.invalid(path, label.getValue(), problem);
             }
         }
@@ -81,10 +81,10 @@ final class ObjectMetaValidation {
         FieldPath path = METADATA.child("annotations");
         long size = 0;
         for (Map.Entry<String, String> annotation : annotations.entrySet()) {
-            for (String problem : Names.qualifiedNameProblems(annotation.getKey().toLowerCase(java.util.Locale.ROOT))) {
+            for (String problem : NameFormats.qualifiedNameProblems(annotation.getKey().toLowerCase(java.util.Locale.ROOT))) {
                 errors.invalid(path, annotation.getKey(), problem);
             }
-            size += Names.byteLength(annotation.getKey()) + Names.byteLength(annotation.getValue());
+            size += NameFormats.byteLength(annotation.getKey()) + NameFormats.byteLength(annotation.getValue());
         }
         if (size > ANNOTATIONS_SIZE_LIMIT) {
             errors.tooLong(path, ANNOTATIONS_SIZE_LIMIT, "the annotations total " + size
@@ -142,7 +142,7 @@ final class ObjectMetaValidation {
         boolean orphan = false;
         boolean foreground = false;
         for (String finalizer : Json.strings(metadata, "finalizers")) {
-            for (String problem : Names.qualifiedNameProblems(finalizer)) {
+            for (String problem : NameFormats.qualifiedNameProblems(finalizer)) {
                 errors.invalid(path, finalizer, problem);
             }
             orphan |= finalizer.equals("orphan");

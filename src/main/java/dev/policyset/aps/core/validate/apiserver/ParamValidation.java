@@ -1,7 +1,7 @@
 package dev.policyset.aps.core.validate.apiserver;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.policyset.aps.core.render.Names;
+import dev.policyset.aps.core.validate.NameFormats;
 
 import java.util.List;
 import java.util.Locale;
@@ -28,7 +28,7 @@ final class ParamValidation {
             String group = slash < 0 ? "" : apiVersion.substring(0, slash);
             String groupVersion = slash < 0 ? apiVersion : apiVersion.substring(slash + 1);
             if (!group.isEmpty()) {
-                List<String> problems = Names.subdomainProblems(group);
+                List<String> problems = NameFormats.subdomainProblems(group);
                 if (!problems.isEmpty()) {
                     errors.invalid(apiVersionPath, group, String.join(",", problems));
                 }
@@ -36,7 +36,7 @@ final class ParamValidation {
             if (groupVersion.isEmpty()) {
                 errors.invalid(apiVersionPath, apiVersion, "version must be specified");
             } else {
-                List<String> problems = Names.dns1035LabelProblems(groupVersion);
+                List<String> problems = NameFormats.dns1035LabelProblems(groupVersion);
                 if (!problems.isEmpty()) {
                     errors.invalid(apiVersionPath, groupVersion, String.join(",", problems)
                             + (slash < 0 ? " (without a '/', the whole apiVersion is read as the version)" : ""));
@@ -50,7 +50,7 @@ final class ParamValidation {
         if (kind.isEmpty()) {
             errors.required(path.child("kind"), "set the parameter resource's kind, e.g. ConfigMap");
         } else {
-            List<String> problems = Names.dns1035LabelProblems(kind.toLowerCase(Locale.ROOT));
+            List<String> problems = NameFormats.dns1035LabelProblems(kind.toLowerCase(Locale.ROOT));
             if (!problems.isEmpty()) {
                 errors.invalid(path.child("kind"), kind, "may have mixed case, but should otherwise match: "
                         + String.join(",", problems));
@@ -65,7 +65,7 @@ final class ParamValidation {
         String name = Json.text(paramRef, "name");
         ObjectNode selector = Json.object(paramRef, "selector");
         if (!name.isEmpty()) {
-            for (String problem : Names.pathSegmentNameProblems(name)) {
+            for (String problem : NameFormats.pathSegmentNameProblems(name)) {
                 errors.invalid(path.child("name"), name, problem);
             }
             if (selector != null) {

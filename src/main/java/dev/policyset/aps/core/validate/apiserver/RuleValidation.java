@@ -1,7 +1,7 @@
 package dev.policyset.aps.core.validate.apiserver;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.policyset.aps.core.render.Names;
+import dev.policyset.aps.core.validate.NameFormats;
 
 import java.util.HashSet;
 import java.util.List;
@@ -24,7 +24,7 @@ final class RuleValidation {
         List<String> names = Json.strings(rule, "resourceNames");
         for (int i = 0; i < names.size(); i++) {
             String name = names.get(i);
-            for (String problem : Names.pathSegmentNameProblems(name)) {
+            for (String problem : NameFormats.pathSegmentNameProblems(name)) {
                 errors.invalid(path.child("resourceNames").index(i), name, problem);
             }
             if (!seen.add(name)) {

@@ -1,7 +1,7 @@
 package dev.policyset.aps.core.validate.apiserver;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.policyset.aps.core.render.Names;
+import dev.policyset.aps.core.validate.NameFormats;
 import dev.policyset.aps.core.validate.cel.ExpressionKind;
 
 import java.util.HashSet;
@@ -85,14 +85,14 @@ final class ValidatingPolicyValidation {
             errors.invalid(path.child("key"), key, "requires metadata.name be non-empty");
         } else {
             String qualified = policyName + "/" + key;
-            for (String problem : Names.qualifiedNameProblems(qualified)) {
+            for (String problem : NameFormats.qualifiedNameProblems(qualified)) {
                 errors.invalid(path.child("key"), qualified, problem);
             }
         }
         String valueExpression = Json.text(audit, "valueExpression").strip();
         if (valueExpression.isEmpty()) {
             errors.required(path.child("valueExpression"), "valueExpression is not specified");
-        } else if (Names.byteLength(valueExpression) > MAX_AUDIT_ANNOTATION_VALUE_EXPRESSION) {
+        } else if (NameFormats.byteLength(valueExpression) > MAX_AUDIT_ANNOTATION_VALUE_EXPRESSION) {
             errors.required(path.child("valueExpression"), "must not exceed " + MAX_AUDIT_ANNOTATION_VALUE_EXPRESSION
                     + " bytes in length; shorten the expression");
         } else {

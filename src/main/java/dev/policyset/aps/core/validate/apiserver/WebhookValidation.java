@@ -1,7 +1,7 @@
 package dev.policyset.aps.core.validate.apiserver;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.policyset.aps.core.render.Names;
+import dev.policyset.aps.core.validate.NameFormats;
 import dev.policyset.aps.core.validate.cel.ExpressionKind;
 
 import java.util.HashSet;
@@ -84,7 +84,7 @@ final class WebhookValidation {
             errors.required(path, "name the webhook with a fully qualified domain name, e.g. image-policy.example.com");
             return;
         }
-        List<String> problems = Names.subdomainProblems(name);
+        List<String> problems = NameFormats.subdomainProblems(name);
         if (!problems.isEmpty()) {
             errors.invalid(path, name, String.join(",", problems));
             return;
@@ -108,7 +108,7 @@ final class WebhookValidation {
                 errors.invalid(path.index(i), version, "duplicate version");
                 continue;
             }
-            for (String problem : Names.dns1035LabelProblems(version)) {
+            for (String problem : NameFormats.dns1035LabelProblems(version)) {
                 errors.invalid(path.index(i), version, problem);
             }
             accepted |= ACCEPTED_REVIEW_VERSIONS.contains(version);

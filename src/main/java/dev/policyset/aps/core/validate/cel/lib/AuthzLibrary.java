@@ -1,5 +1,7 @@
 package dev.policyset.aps.core.validate.cel.lib;
 
+import dev.policyset.aps.core.validate.NameFormats;
+
 import dev.cel.common.types.CelType;
 import dev.cel.common.types.OpaqueType;
 import dev.cel.common.types.SimpleType;
@@ -133,10 +135,10 @@ public final class AuthzLibrary extends AbstractKubeLibrary {
     }
 
     private static Object serviceAccount(AuthorizerVal a, String namespace, String name) throws CelEvaluationException {
-        if (!NameValidation.nameIsDnsSubdomain(name, false).isEmpty()) {
+        if (!NameFormats.nameIsDnsSubdomain(name, false).isEmpty()) {
             throw error("Invalid service account name");
         }
-        if (!NameValidation.nameIsDnsLabel(namespace, false).isEmpty()) {
+        if (!NameFormats.nameIsDnsLabel(namespace, false).isEmpty()) {
             throw error("Invalid service account namespace");
         }
         return new AuthorizerVal(a.authorizer(), "system:serviceaccount:" + namespace + ":" + name);

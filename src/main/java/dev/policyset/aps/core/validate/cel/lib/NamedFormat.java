@@ -1,5 +1,7 @@
 package dev.policyset.aps.core.validate.cel.lib;
 
+import dev.policyset.aps.core.validate.NameFormats;
+
 import dev.cel.common.types.OpaqueType;
 import dev.cel.common.values.OpaqueValue;
 
@@ -31,14 +33,14 @@ public final class NamedFormat extends OpaqueValue {
     static final Map<String, NamedFormat> CONSTANTS = new LinkedHashMap<>();
 
     static {
-        add("dns1123Label", "DNS1123Label", s -> NameValidation.nameIsDnsLabel(s, false));
-        add("dns1123Subdomain", "DNS1123Subdomain", s -> NameValidation.nameIsDnsSubdomain(s, false));
-        add("dns1035Label", "DNS1035Label", s -> NameValidation.nameIsDns1035Label(s, false));
-        add("qualifiedName", "QualifiedName", NameValidation::isQualifiedName);
-        add("dns1123LabelPrefix", "DNS1123LabelPrefix", s -> NameValidation.nameIsDnsLabel(s, true));
-        add("dns1123SubdomainPrefix", "DNS1123SubdomainPrefix", s -> NameValidation.nameIsDnsSubdomain(s, true));
-        add("dns1035LabelPrefix", "DNS1035LabelPrefix", s -> NameValidation.nameIsDns1035Label(s, true));
-        add("labelValue", "LabelValue", NameValidation::isValidLabelValue);
+        add("dns1123Label", "DNS1123Label", s -> NameFormats.nameIsDnsLabel(s, false));
+        add("dns1123Subdomain", "DNS1123Subdomain", s -> NameFormats.nameIsDnsSubdomain(s, false));
+        add("dns1035Label", "DNS1035Label", s -> NameFormats.nameIsDns1035Label(s, false));
+        add("qualifiedName", "QualifiedName", NameFormats::qualifiedNameProblems);
+        add("dns1123LabelPrefix", "DNS1123LabelPrefix", s -> NameFormats.nameIsDnsLabel(s, true));
+        add("dns1123SubdomainPrefix", "DNS1123SubdomainPrefix", s -> NameFormats.nameIsDnsSubdomain(s, true));
+        add("dns1035LabelPrefix", "DNS1035LabelPrefix", s -> NameFormats.nameIsDns1035Label(s, true));
+        add("labelValue", "LabelValue", NameFormats::labelValueProblems);
         add("uri", "URI", s -> {
             try {
                 GoUrl.parseRequestUri(s);
