@@ -29,18 +29,9 @@ public record KubeVersion(int major, int minor) implements Comparable<KubeVersio
         return new KubeVersion(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)));
     }
 
-    /** The MutatingAdmissionPolicy API version this server serves by default, if any. */
+    /** The newest MutatingAdmissionPolicy API version a server of this version can serve, if any. */
     public Optional<String> mutatingPolicyApiVersion() {
-        if (atLeast(1, 36)) {
-            return Optional.of("v1");
-        }
-        if (atLeast(1, 34)) {
-            return Optional.of("v1beta1");
-        }
-        if (atLeast(1, 32)) {
-            return Optional.of("v1alpha1"); // behind the MutatingAdmissionPolicy feature gate
-        }
-        return Optional.empty();
+        return MutatingPolicyVersions.newestAt(this);
     }
 
     /** The CEL compatibility version a server of this version compiles new expressions at. */

@@ -4,6 +4,7 @@ import dev.policyset.aps.api.v1alpha1.AdmissionPolicySetStatus;
 import dev.policyset.aps.api.v1alpha1.FindingStatus;
 import dev.policyset.aps.api.v1alpha1.ResourceStatus;
 import dev.policyset.aps.api.v1alpha1.StatusSummary;
+import dev.policyset.aps.core.model.MutatingPolicyVersions;
 import dev.policyset.aps.core.validate.Finding;
 import dev.policyset.aps.core.validate.Severity;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -92,9 +93,7 @@ public final class StatusCalculator {
             case DRY_RUN_REJECTED -> stalled(b, Conditions.REASON_DRY_RUN_REJECTED,
                     or(detail, "the API server rejected a server-side dry run; see status.findings"), true, notApplied);
             case MUTATING_POLICY_NOT_SERVED -> stalled(b, Conditions.REASON_MUTATING_POLICY_NOT_SERVED,
-                    or(detail, "the cluster serves no MutatingAdmissionPolicy API version (admissionregistration.k8s.io "
-                            + "v1, v1beta1 or v1alpha1); enable it (Kubernetes 1.34+, or 1.32+ with the "
-                            + "MutatingAdmissionPolicy feature gate) or remove spec.mutatingPolicies"),
+                    or(detail, MutatingPolicyVersions.notServedMessage()),
                     false, notApplied);
             case API_ERROR -> {
                 String msg = or(detail, "an API request failed; retrying with backoff");

@@ -2,6 +2,7 @@ package dev.policyset.aps.core.validate.apiserver;
 
 import dev.policyset.aps.core.model.AdmissionKind;
 import dev.policyset.aps.core.model.KubeVersion;
+import dev.policyset.aps.core.model.MutatingPolicyVersions;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -23,9 +24,7 @@ final class ServedVersions {
                 addIf(versions, server, 1, 26, "v1alpha1");
             }
             case MUTATING_ADMISSION_POLICY, MUTATING_ADMISSION_POLICY_BINDING -> {
-                addIf(versions, server, 1, 36, "v1");
-                addIf(versions, server, 1, 34, "v1beta1");
-                addIf(versions, server, 1, 32, "v1alpha1");
+                versions.addAll(MutatingPolicyVersions.servableAt(server));
             }
             case VALIDATING_WEBHOOK_CONFIGURATION, MUTATING_WEBHOOK_CONFIGURATION -> versions.add("v1");
         }
