@@ -46,6 +46,31 @@ public final class KubeResources {
             "endpointslices", "csistoragecapacities", "localsubjectaccessreviews", "resourceclaims",
             "resourceclaimtemplates");
 
+    /** Built-in namespaced resources by API group (the safety rules enumerate them). */
+    public static final Map<String, List<String>> NAMESPACED_BY_GROUP = orderedMap(
+            "", List.of("pods", "services", "configmaps", "secrets", "persistentvolumeclaims", "serviceaccounts",
+                    "endpoints", "events", "limitranges", "resourcequotas", "replicationcontrollers", "podtemplates"),
+            "apps", List.of("deployments", "replicasets", "statefulsets", "daemonsets", "controllerrevisions"),
+            "batch", List.of("jobs", "cronjobs"),
+            "autoscaling", List.of("horizontalpodautoscalers"),
+            "policy", List.of("poddisruptionbudgets"),
+            "networking.k8s.io", List.of("networkpolicies", "ingresses"),
+            "rbac.authorization.k8s.io", List.of("roles", "rolebindings"),
+            "coordination.k8s.io", List.of("leases"),
+            "discovery.k8s.io", List.of("endpointslices"),
+            "events.k8s.io", List.of("events"),
+            "storage.k8s.io", List.of("csistoragecapacities"),
+            "resource.k8s.io", List.of("resourceclaims", "resourceclaimtemplates"));
+
+    private static Map<String, List<String>> orderedMap(Object... pairs) {
+        Map<String, List<String>> m = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < pairs.length; i += 2) {
+            @SuppressWarnings("unchecked") List<String> v = (List<String>) pairs[i + 1];
+            m.put((String) pairs[i], v);
+        }
+        return java.util.Collections.unmodifiableMap(m);
+    }
+
     /**
      * The same resource served under another group, as the API server's EquivalentResourceMapper reports it for
      * the versions this project supports (1.32+): {@code events.k8s.io} events are stored with core events

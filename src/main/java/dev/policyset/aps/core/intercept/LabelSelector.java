@@ -87,6 +87,65 @@ public record LabelSelector(Map<String, String> matchLabels, List<Requirement> r
         return requirements.stream().filter(Requirement::isOptOut).filter(r -> !r.key().equals(NAME_LABEL)).toList();
     }
 
+    /**
+     * Whether one label set can satisfy all of {@code selectors} at once (so the webhooks or policies they belong to
+     * can all see the same namespace, or the same object). Label values are free; only contradictions on one key
+     * make it impossible: {@code In [a]} with {@code In [b]}, {@code Exists} with {@code DoesNotExist}, a value both
+     * required and excluded.
+     */
+    public static boolean satisfiable(java.util.Collection<LabelSelector> selectors) {
+        Map<String, Boolean> exists = new LinkedHashMap<>();
+        Map<String, java.util.Set<String>> allowed = new LinkedHashMap<>();
+        Map<String, java.util.Set<String>> forbidden = new LinkedHashMap<>();
+        for (LabelSelector s : selectors) {
+            for (var e : s.matchLabels().entrySet()) {
+                if (e.getValue() == null) {
+                    return false; // a non-string value matches nothing
+                }
+                if (!require(exists, allowed, e.getKey(), java.util.Set.of(e.getValue()))) {
+                    return false;
+                }
+            }
+            for (Requirement r : s.requirements()) {
+                boolean ok = switch (r.operator()) {
+                    case "In" -> require(exists, allowed, r.key(), new java.util.HashSet<>(r.values()));
+                    case "Exists" -> exists.merge(r.key(), true, (a, b) -> a && b ? true : null) != null;
+                    case "DoesNotExist" -> exists.merge(r.key(), false, (a, b) -> !a && !b ? false : null) != null;
+                    case "NotIn" -> {
+                        forbidden.computeIfAbsent(r.key(), k -> new java.util.HashSet<>()).addAll(r.values());
+                        yield true;
+                    }
+                    default -> true;
+                };
+                if (!ok) {
+                    return false;
+                }
+            }
+        }
+        for (var e : allowed.entrySet()) {
+            java.util.Set<String> left = new java.util.HashSet<>(e.getValue());
+            left.removeAll(forbidden.getOrDefault(e.getKey(), java.util.Set.of()));
+            if (left.isEmpty()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The key must exist with one of {@code values}; false when that contradicts what is already required. */
+    private static boolean require(Map<String, Boolean> exists, Map<String, java.util.Set<String>> allowed, String key,
+                                   java.util.Set<String> values) {
+        if (Boolean.FALSE.equals(exists.get(key))) {
+            return false;
+        }
+        exists.put(key, true);
+        allowed.merge(key, new java.util.HashSet<>(values), (a, b) -> {
+            a.retainAll(b);
+            return a;
+        });
+        return !allowed.get(key).isEmpty();
+    }
+
     /** The result and, when it is not YES, the requirement that decided it. */
     record Judgement(Tri value, String because) {}
 

@@ -34,13 +34,13 @@ public final class RuleCatalog {
     private static final Map<String, Rule> RULES = new LinkedHashMap<>();
 
     static {
-        rule("APS101", Severity.WARNING, "A mutating webhook leaves reinvocationPolicy implicit");
-        rule("APS102", Severity.ERROR, "reinvocationPolicy IfNeeded with a mutation that is not idempotent");
-        rule("APS201", Severity.ERROR, "A fail-closed webhook can intercept requests in kube-system or kube-node-lease");
-        rule("APS202", Severity.ERROR, "A fail-closed webhook can intercept requests in its own service's namespace");
+        rule("APS101", Severity.INFO, "A mutating webhook asks to be reinvoked (IfNeeded): its mutation must be idempotent");
+        rule("APS102", Severity.ERROR, "A reinvoked policy appends to a list without a guard");
+        rule("APS201", Severity.ERROR, "A fail-closed webhook can intercept writes in kube-system or kube-node-lease");
+        rule("APS202", Severity.ERROR, "A fail-closed webhook can intercept what restores its own backend");
         rule("APS203", Severity.WARNING, "A namespace or object is exempted through a label that can be changed");
         rule("APS204", Severity.WARNING, "Matches everything: * groups, * resources and * operations, or no rules");
-        rule("APS205", Severity.ERROR, "A fail-closed webhook intercepts objects the control plane itself needs");
+        rule("APS205", Severity.ERROR, "A fail-closed webhook intercepts writes the control plane needs to stay alive");
         rule("APS206", Severity.WARNING, "A rule pairs the core group with a resource the core group does not have");
         rule("APS301", Severity.WARNING, "A fail-closed webhook uses a timeout above 10 s");
         rule("APS302", Severity.ERROR, "Worst-case admission latency of one request exceeds the 30 s budget");
@@ -48,7 +48,7 @@ public final class RuleCatalog {
         rule("APS402", Severity.WARNING, "A policy has no binding");
         rule("APS403", Severity.ERROR, "The set claims an object it does not own");
         rule("APS404", Severity.ERROR, "Two objects of the same kind and name in one input");
-        rule("APS501", Severity.WARNING, "A webhook's service has no caBundle and no cert-manager injection annotation");
+        rule("APS501", Severity.WARNING, "A service webhook has no caBundle and nothing says who injects it");
         rule("APS601", Severity.WARNING, "The cluster's type check of an applied ValidatingAdmissionPolicy warns");
         rule("APS701", Severity.WARNING, "A CEL expression's estimated cost can exceed the API server's runtime limit or budget");
         rule("cel/Unchecked", Severity.WARNING, "The CEL checker failed on this expression; it was not checked");

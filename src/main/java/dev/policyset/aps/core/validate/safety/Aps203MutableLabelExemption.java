@@ -1,6 +1,7 @@
 package dev.policyset.aps.core.validate.safety;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.policyset.aps.core.intercept.LabelSelector;
 import dev.policyset.aps.core.model.AdmissionKind;
 import dev.policyset.aps.core.render.RenderedObject;
 import dev.policyset.aps.core.validate.Finding;
@@ -29,7 +30,7 @@ public final class Aps203MutableLabelExemption implements SafetyRule {
         List<Finding> out = new ArrayList<>();
         for (WebhookRef w : WebhookRef.all(context)) {
             if (!w.mutating()) {
-                judge(out, w.id(), w.path(), w.label(), w.namespaceSelector(), w.objectSelector());
+                judge(out, w.id(), w.path(), w.label(), w.hook().get("namespaceSelector"), w.hook().get("objectSelector"));
             }
         }
         for (RenderedObject p : Subjects.ofKind(context, AdmissionKind.VALIDATING_ADMISSION_POLICY)) {
@@ -45,14 +46,14 @@ public final class Aps203MutableLabelExemption implements SafetyRule {
 
     private void judge(List<Finding> out, String object, String path, String label, JsonNode namespaceSelector,
                        JsonNode objectSelector) {
-        for (Selectors.Requirement r : Selectors.mutableOptOuts(namespaceSelector)) {
+        for (LabelSelector.Requirement r : LabelSelector.read(namespaceSelector).mutableOptOuts()) {
             out.add(Finding.warning(id(), object, path + ".namespaceSelector.matchExpressions[" + r.index() + "]",
                     label + " exempts namespaces by the label " + r.key() + " (" + r.operator() + "): whoever can label a "
                             + "namespace can switch this check off for it. Exempt namespaces by name instead "
                             + "({key: kubernetes.io/metadata.name, operator: NotIn, values: [...]}), or make sure only "
                             + "cluster admins can set " + r.key()));
         }
-        for (Selectors.Requirement r : Selectors.mutableOptOuts(objectSelector)) {
+        for (LabelSelector.Requirement r : LabelSelector.read(objectSelector).mutableOptOuts()) {
             out.add(Finding.warning(id(), object, path + ".objectSelector.matchExpressions[" + r.index() + "]",
                     label + " exempts objects by their own label " + r.key() + " (" + r.operator() + "): whoever creates "
                             + "an object chooses its labels, so anyone can opt out of this check. Exempt by namespace name, "

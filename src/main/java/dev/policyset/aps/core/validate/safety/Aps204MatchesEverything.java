@@ -1,5 +1,6 @@
 package dev.policyset.aps.core.validate.safety;
 
+import dev.policyset.aps.core.intercept.Rule;
 import dev.policyset.aps.core.model.AdmissionKind;
 import dev.policyset.aps.core.render.RenderedObject;
 import dev.policyset.aps.core.validate.Finding;
@@ -23,7 +24,7 @@ public final class Aps204MatchesEverything implements SafetyRule {
     public List<Finding> check(SafetyContext context) {
         List<Finding> out = new ArrayList<>();
         for (WebhookRef w : WebhookRef.all(context)) {
-            List<MatchRule> rules = w.rules();
+            List<Rule> rules = w.rules();
             if (rules.isEmpty()) {
                 out.add(Finding.warning(id(), w.id(), w.field("rules"),
                         w.label() + " has no rules: as written it intercepts nothing, and whatever fills in its rules "
@@ -31,7 +32,7 @@ public final class Aps204MatchesEverything implements SafetyRule {
                                 + "List the resources and operations it is for"));
                 continue;
             }
-            rules.stream().filter(MatchRule::matchesEverything).forEach(r -> out.add(Finding.warning(id(), w.id(), r.path(),
+            rules.stream().filter(Rule::matchesEverything).forEach(r -> out.add(Finding.warning(id(), w.id(), r.path(),
                     w.label() + " matches every write to every resource of every API group (" + w.failureDescription()
                             + "): it is in the path of every write in the cluster. List the groups, resources and "
                             + "operations it needs")));
@@ -47,8 +48,8 @@ public final class Aps204MatchesEverything implements SafetyRule {
                 if (everyBindingNarrows(bindings.getOrDefault(p.id(), List.of()))) {
                     continue;
                 }
-                MatchRule.readAll(p.content().path("matchConstraints").get("resourceRules"), "spec.matchConstraints.resourceRules")
-                        .stream().filter(MatchRule::matchesEverything)
+                Rule.readAll(p.content().path("matchConstraints").get("resourceRules"), "spec.matchConstraints.resourceRules")
+                        .stream().filter(Rule::matchesEverything)
                         .forEach(r -> out.add(Finding.warning(id(), p.id(), r.path(),
                                 "the policy matches every write to every resource of every API group: it is evaluated "
                                         + "for every write in the cluster and, failing closed, can block the control plane. "
@@ -66,6 +67,6 @@ public final class Aps204MatchesEverything implements SafetyRule {
      */
     private static boolean everyBindingNarrows(List<RenderedObject> bindings) {
         return !bindings.isEmpty() && bindings.stream().allMatch(b ->
-                !MatchRule.readAll(b.content().path("matchResources").get("resourceRules"), "").isEmpty());
+                !Rule.readAll(b.content().path("matchResources").get("resourceRules"), "").isEmpty());
     }
 }

@@ -1,5 +1,6 @@
 package dev.policyset.aps.core.validate.safety;
 
+import dev.policyset.aps.core.intercept.Operation;
 import dev.policyset.aps.core.model.KubeVersion;
 import dev.policyset.aps.core.validate.Finding;
 
@@ -9,43 +10,43 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * APS205: a fail-closed webhook intercepts API objects the control plane itself needs: node heartbeats and
- * leader election (leases), authentication and authorization reviews, nodes (and their status), certificate
- * signing requests (kubelet certificates), events. For the namespaced ones (leases, events) a namespaceSelector
- * that excludes kube-system and kube-node-lease by name keeps the control plane's own objects out; the
- * cluster-scoped ones are never narrowed by a namespaceSelector.
+ * APS205: a fail-closed webhook intercepts the writes the control plane itself makes to stay alive.
+ *
+ * <p>Risk model: while the webhook is unreachable these requests are refused, with named consequences: node
+ * heartbeats (UPDATE of leases in kube-node-lease, nodes/status) fail and nodes go NotReady; leader election
+ * (leases in kube-system) fails and controllers stop; token and access reviews (CREATE of tokenreviews,
+ * subjectaccessreviews; these resources are only ever created) fail and authentication through webhooks and
+ * kubelets' authorization fail; node registration (CREATE of nodes) and kubelet certificates (CREATE of
+ * certificatesigningrequests, UPDATE of their approval and status) fail. The rule asks the interception model
+ * about exactly these requests for ordinary objects: <b>error</b> when intercepted, <b>warning</b> when it depends on
+ * a matchCondition the model does not evaluate, silent otherwise (so a DELETE-only rule on {@code *} stays silent).
+ * Events are not judged: a refused event is dropped and nothing waits for it.
  */
 public final class Aps205ControlPlaneResources implements SafetyRule {
+    private static final List<Target> CLUSTER = List.of(
+            Target.of("", "nodes", Operation.WRITES),
+            Target.of("", "nodes/status", Set.of(Operation.UPDATE)),
+            Target.of("certificates.k8s.io", "certificatesigningrequests", Set.of(Operation.CREATE)),
+            Target.of("certificates.k8s.io", "certificatesigningrequests/approval", Set.of(Operation.UPDATE)),
+            Target.of("certificates.k8s.io", "certificatesigningrequests/status", Set.of(Operation.UPDATE)));
+    private static final List<Target> LEASES = List.of(Target.of("coordination.k8s.io", "leases", Operation.WRITES));
     /**
-     * @param webhooksSkipFrom the server minor from which admission webhooks no longer see this resource at all
-     *                         (0: always intercepted)
+     * Kubernetes 1.37 excludes the authentication/authorization reviews from admission webhooks, as admission
+     * policies already did (feature ExcludeAdmissionWebhookVirtualResources, beta and on by default in 1.37:
+     * k8s.io/apiserver pkg/features/kube_features.go; the list is kubeapiserver/admission/exclusion/resources.go).
      */
-    private record Critical(String group, String resource, boolean namespaced, int webhooksSkipFrom) {
-        Critical(String group, String resource, boolean namespaced) {
-            this(group, resource, namespaced, 0);
-        }
+    private static final List<Target> REVIEWS_BEFORE_137 = List.of(
+            Target.of("authentication.k8s.io", "tokenreviews", Set.of(Operation.CREATE)),
+            Target.of("authorization.k8s.io", "subjectaccessreviews", Set.of(Operation.CREATE)));
 
-        boolean interceptedAt(KubeVersion version) {
-            return webhooksSkipFrom == 0 || version == null || !version.atLeast(1, webhooksSkipFrom);
+    private static List<Target> cluster(KubeVersion version) {
+        if (version != null && version.atLeast(1, 37)) {
+            return CLUSTER;
         }
-
-        String label() {
-            return group.isEmpty() ? resource : resource + "." + group;
-        }
+        List<Target> all = new java.util.ArrayList<>(REVIEWS_BEFORE_137);
+        all.addAll(CLUSTER);
+        return all;
     }
-
-    private static final List<Critical> CRITICAL = List.of(
-            new Critical("coordination.k8s.io", "leases", true),
-            // Kubernetes 1.37 excludes the authentication/authorization reviews from admission webhooks, as admission
-            // policies already did (feature ExcludeAdmissionWebhookVirtualResources, beta and on by default in 1.37:
-            // k8s.io/apiserver pkg/features/kube_features.go; the list is kubeapiserver/admission/exclusion/resources.go)
-            new Critical("authentication.k8s.io", "tokenreviews", false, 37),
-            new Critical("authorization.k8s.io", "subjectaccessreviews", false, 37),
-            new Critical("", "nodes", false),
-            new Critical("", "nodes/status", false),
-            new Critical("certificates.k8s.io", "certificatesigningrequests", false),
-            new Critical("", "events", true),
-            new Critical("events.k8s.io", "events", true));
 
     @Override
     public String id() {
@@ -59,21 +60,29 @@ public final class Aps205ControlPlaneResources implements SafetyRule {
             if (!w.failClosed()) {
                 continue;
             }
-            boolean systemReachable = Selectors.matchesBareNamespace(w.namespaceSelector(), "kube-system")
-                    || Selectors.matchesBareNamespace(w.namespaceSelector(), "kube-node-lease");
+            var hook = w.interceptor();
+            List<Target.Reach> reaches = List.of(Target.reach(hook, LEASES, Aps201FailClosedSystemNamespaces.bare("kube-node-lease")),
+                    Target.reach(hook, LEASES, Aps201FailClosedSystemNamespaces.bare("kube-system")),
+                    Target.reach(hook, cluster(context.options().kubeVersion()), r -> r));
             Set<String> hit = new LinkedHashSet<>();
-            for (Critical c : CRITICAL) {
-                if (c.interceptedAt(context.options().kubeVersion()) && (!c.namespaced() || systemReachable)
-                        && w.rules().stream().anyMatch(r -> !r.operations().isEmpty() && r.matches(c.group(), c.resource()))) {
-                    hit.add(c.label());
-                }
+            Set<String> maybe = new LinkedHashSet<>();
+            Set<String> because = new LinkedHashSet<>();
+            for (Target.Reach r : reaches) {
+                r.matched().forEach(t -> hit.add(t.label()));
+                r.undecided().forEach(t -> maybe.add(t.label()));
+                because.addAll(r.undecidedBecause());
             }
+            String consequence = ", which the control plane itself writes (node heartbeats, leader election, "
+                    + "authentication, node registration): while the webhook is unreachable nodes go NotReady, "
+                    + "controllers lose leadership and logins fail. Remove these resources from its rules (list resources "
+                    + "explicitly instead of *), or set failurePolicy: Ignore";
             if (!hit.isEmpty()) {
-                out.add(Finding.error(id(), w.id(), w.field("rules"),
-                        w.label() + " has " + w.failureDescription() + " and intercepts " + String.join(", ", hit)
-                                + ", which the control plane itself writes (heartbeats, authentication, node registration): "
-                                + "while the webhook is unreachable nodes go NotReady and logins fail. Remove these resources "
-                                + "from its rules (list resources explicitly instead of *), or set failurePolicy: Ignore"));
+                out.add(Finding.error(id(), w.id(), w.field("rules"), w.label() + " has " + w.failureDescription()
+                        + " and intercepts " + String.join(", ", hit) + consequence));
+            } else if (!maybe.isEmpty()) {
+                out.add(Finding.warning(id(), w.id(), w.field("rules"), w.label() + " has " + w.failureDescription()
+                        + " and may intercept " + String.join(", ", maybe) + " (it depends on " + String.join("; ", because)
+                        + ", which this check cannot decide)" + consequence));
             }
         }
         return out;

@@ -1,5 +1,6 @@
 package dev.policyset.aps.core.validate.safety;
 
+import dev.policyset.aps.core.intercept.Rule;
 import dev.policyset.aps.core.intercept.KubeResources;
 import dev.policyset.aps.core.model.AdmissionKind;
 import dev.policyset.aps.core.render.RenderedObject;
@@ -27,21 +28,21 @@ public final class Aps206UnmatchableCoreRule implements SafetyRule {
         }
         for (AdmissionKind kind : List.of(AdmissionKind.VALIDATING_ADMISSION_POLICY, AdmissionKind.MUTATING_ADMISSION_POLICY)) {
             for (RenderedObject p : Subjects.ofKind(context, kind)) {
-                judge(out, p.id(), MatchRule.readAll(p.content().path("matchConstraints").get("resourceRules"),
+                judge(out, p.id(), Rule.readAll(p.content().path("matchConstraints").get("resourceRules"),
                         "spec.matchConstraints.resourceRules"));
             }
         }
         for (AdmissionKind kind : List.of(AdmissionKind.VALIDATING_ADMISSION_POLICY_BINDING, AdmissionKind.MUTATING_ADMISSION_POLICY_BINDING)) {
             for (RenderedObject b : Subjects.ofKind(context, kind)) {
-                judge(out, b.id(), MatchRule.readAll(b.content().path("matchResources").get("resourceRules"),
+                judge(out, b.id(), Rule.readAll(b.content().path("matchResources").get("resourceRules"),
                         "spec.matchResources.resourceRules"));
             }
         }
         return out;
     }
 
-    private void judge(List<Finding> out, String object, List<MatchRule> rules) {
-        for (MatchRule r : rules) {
+    private void judge(List<Finding> out, String object, List<Rule> rules) {
+        for (Rule r : rules) {
             if (r.groups().isEmpty() || !r.groups().stream().allMatch(String::isEmpty)) {
                 continue;
             }

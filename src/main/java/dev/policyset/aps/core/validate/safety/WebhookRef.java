@@ -2,6 +2,9 @@ package dev.policyset.aps.core.validate.safety;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.policyset.aps.core.intercept.Interceptor;
+import dev.policyset.aps.core.intercept.LabelSelector;
+import dev.policyset.aps.core.intercept.Rule;
 import dev.policyset.aps.core.model.AdmissionKind;
 import dev.policyset.aps.core.render.RenderedObject;
 import dev.policyset.aps.core.validate.ValidationSubject;
@@ -89,16 +92,28 @@ record WebhookRef(RenderedObject object, int index, ObjectNode hook) {
         return n != null && n.isIntegralNumber();
     }
 
-    List<MatchRule> rules() {
-        return MatchRule.readAll(hook.get("rules"), field("rules"));
+    List<Rule> rules() {
+        return Rule.readAll(hook.get("rules"), field("rules"));
     }
 
-    JsonNode namespaceSelector() {
-        return hook.get("namespaceSelector");
+    /** What this webhook intercepts (the interception model). */
+    Interceptor interceptor() {
+        return Interceptor.ofWebhook(hook, path());
     }
 
-    JsonNode objectSelector() {
-        return hook.get("objectSelector");
+    /** The same webhook without its objectSelector: what it would intercept if every object opted in. */
+    Interceptor interceptorForAnyObject() {
+        ObjectNode copy = hook.deepCopy();
+        copy.remove("objectSelector");
+        return Interceptor.ofWebhook(copy, path());
+    }
+
+    LabelSelector namespaceSelector() {
+        return LabelSelector.read(hook.get("namespaceSelector"));
+    }
+
+    LabelSelector objectSelector() {
+        return LabelSelector.read(hook.get("objectSelector"));
     }
 
     Optional<String> reinvocationPolicy() {
@@ -115,10 +130,5 @@ record WebhookRef(RenderedObject object, int index, ObjectNode hook) {
     boolean hasCaBundle() {
         JsonNode ca = hook.path("clientConfig").get("caBundle");
         return ca != null && ca.isTextual() && !ca.asText().isBlank();
-    }
-
-    /** True when some rule can match a namespaced resource of a built-in group. */
-    boolean canMatchNamespacedBuiltin() {
-        return rules().stream().anyMatch(MatchRule::canMatchNamespacedBuiltin);
     }
 }

@@ -36,18 +36,19 @@ class SafetyRulesTest {
         final SafetyRule rule = new Aps101ImplicitReinvocation();
 
         @Test
-        void firesWhenReinvocationPolicyIsImplicit() {
-            Finding f = only(run(rule, mwc("inject", PODS)));
+        void notesAWebhookThatAsksToBeReinvoked() {
+            Finding f = only(run(rule, mwc("inject", PODS + "reinvocationPolicy: IfNeeded\n")));
             assertEquals("APS101", f.rule());
-            assertEquals(Severity.WARNING, f.severity());
+            assertEquals(Severity.INFO, f.severity());
             assertEquals("MutatingWebhookConfiguration/inject", f.object());
             assertEquals("webhooks[0].reinvocationPolicy", f.field());
         }
 
         @Test
-        void quietWhenExplicitOrValidating() {
+        void quietWhenUnsetNeverOrValidating() {
+            assertEquals(List.of(), run(rule, mwc("inject", PODS)), "unset is Never, the conservative default");
             assertEquals(List.of(), run(rule, mwc("inject", PODS + "reinvocationPolicy: Never\n")));
-            assertEquals(List.of(), run(rule, vwc("check", PODS)));
+            assertEquals(List.of(), run(rule, vwc("check", PODS + "reinvocationPolicy: IfNeeded\n")));
         }
     }
 
