@@ -48,7 +48,7 @@ class ExplainCommandTest {
         RenderCommandTest.Run r = run("explain");
         assertEquals(ExitCodes.OK, r.exit());
         assertEquals(RuleCatalog.all().size(), r.out().strip().split("\n").length);
-        assertTrue(r.out().matches("(?s).*APS101 +warning +A mutating webhook.*"), r.out());
+        assertTrue(r.out().matches("(?s).*APS101 +info +A mutating webhook.*"), r.out());
     }
 
     /** Every catalog rule has a section in the packaged docs, so explain never answers "no section". */
