@@ -1,5 +1,6 @@
 package dev.policyset.aps.core.validate.safety;
 
+import dev.policyset.aps.core.chain.WorstCaseLatency;
 import dev.policyset.aps.core.intercept.KubeResources;
 import dev.policyset.aps.core.intercept.LabelSelector;
 import dev.policyset.aps.core.intercept.Operation;
@@ -20,7 +21,7 @@ import java.util.TreeSet;
  * <p>For one resource and operation the API server calls every matching mutating webhook in sequence, calls
  * those with {@code reinvocationPolicy: IfNeeded} once more if a later mutation changed the object, then calls
  * the matching validating webhooks in parallel. Worst case: the sum of the mutating timeouts, plus the
- * IfNeeded ones again, plus the slowest validating timeout. Fail-open webhooks count too: a timeout costs the
+ * IfNeeded ones again, plus the slowest validating timeout ({@link WorstCaseLatency}, shared with {@code aps chain}). Fail-open webhooks count too: a timeout costs the
  * same time whatever happens after it. Policies run in-process and are not counted.
  *
  * <p>Requests are enumerated exactly enough for matching: every group, resource and subresource named by some
@@ -29,7 +30,7 @@ import java.util.TreeSet;
  * for a different namespace or object label, are not one chain. matchConditions are ignored (worst case).
  */
 public final class Aps302LatencyBudget implements SafetyRule {
-    static final int BUDGET_SECONDS = 30;
+    static final int BUDGET_SECONDS = WorstCaseLatency.BUDGET_SECONDS;
     private static final String OTHER = "\u0000other";
 
     @Override
@@ -105,7 +106,7 @@ public final class Aps302LatencyBudget implements SafetyRule {
                 for (int x = 0; x < resourceList.size(); x++) {
                     String resource = resourceList.get(x);
                     // Cheap first pass: the total, and the chain as webhook indices.
-                    int total = 0;
+                    WorstCaseLatency latency = new WorstCaseLatency();
                     int slowest = -1;
                     java.util.BitSet chain = new java.util.BitSet(hooks.size());
                     for (int h = 0; h < hooks.size(); h++) {
@@ -119,17 +120,20 @@ public final class Aps302LatencyBudget implements SafetyRule {
                         }
                         WebhookRef w = hooks.get(h);
                         if (w.mutating()) {
-                            total += timeouts[h] * (reinvoked[h] ? 2 : 1);
+                            latency.addMutating(timeouts[h], reinvoked[h]);
                             chain.set(h);
-                        } else if (slowest < 0 || timeouts[h] > timeouts[slowest]) {
-                            slowest = h;
+                        } else {
+                            latency.addValidating(timeouts[h]);
+                            if (slowest < 0 || timeouts[h] > timeouts[slowest]) {
+                                slowest = h;
+                            }
                         }
                     }
                     if (slowest >= 0) {
-                        total += timeouts[slowest];
                         chain.set(slowest);
                     }
-                    if (total <= BUDGET_SECONDS) {
+                    int total = latency.totalSeconds();
+                    if (!latency.overBudget()) {
                         continue;
                     }
                     // Over budget if every matching webhook could see the same request: find the slowest chain whose
@@ -182,7 +186,7 @@ public final class Aps302LatencyBudget implements SafetyRule {
         List<Integer> mutating = new ArrayList<>();
         List<Integer> validating = new ArrayList<>();
         matched.stream().forEach(h -> (hooks.get(h).mutating() ? mutating : validating).add(h));
-        mutating.sort(java.util.Comparator.comparingInt((Integer h) -> -timeouts[h] * (reinvoked[h] ? 2 : 1)));
+        mutating.sort(java.util.Comparator.comparingInt((Integer h) -> -WorstCaseLatency.mutatingCost(timeouts[h], reinvoked[h])));
         boolean twoObjects = op == Operation.UPDATE;
         Chain best = new Chain(0, new java.util.BitSet(), -1);
         List<Integer> choices = new ArrayList<>(validating);
@@ -215,7 +219,7 @@ public final class Aps302LatencyBudget implements SafetyRule {
         }
         int rest = 0;
         for (int k = i; k < pool.size(); k++) {
-            rest += timeouts[pool.get(k)] * (reinvoked[pool.get(k)] ? 2 : 1);
+            rest += WorstCaseLatency.mutatingCost(timeouts[pool.get(k)], reinvoked[pool.get(k)]);
         }
         if (i >= pool.size() || sum + rest <= bestSum[0]) {
             return;
@@ -224,7 +228,7 @@ public final class Aps302LatencyBudget implements SafetyRule {
         if (together(hooks, current, h, namespaced, twoObjects)) {
             current.add(h);
             chosen.set(h);
-            search(hooks, pool, i + 1, current, sum + timeouts[h] * (reinvoked[h] ? 2 : 1), timeouts, reinvoked,
+            search(hooks, pool, i + 1, current, sum + WorstCaseLatency.mutatingCost(timeouts[h], reinvoked[h]), timeouts, reinvoked,
                     namespaced, twoObjects, bestSum, bestSet, chosen);
             chosen.clear(h);
             current.remove(current.size() - 1);
