@@ -13,13 +13,13 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * Every request the operator makes on the objects it owns. Writes use server-side apply under one field
  * manager: the applied configuration holds exactly what the set renders, so fields others own (cert-manager's
  * {@code caBundle}, server defaults) stay theirs. {@code force} takes back fields a hand edit moved to another
- * manager; it is only ever used on objects the set owns (the reconciler checks ownership first).
+ * manager; it is only ever used on objects the set owns (core's planner checks ownership, APS403, first).
+ * There are no reads here: the reconciler reads from its informer caches.
  */
 @ApplicationScoped
 public class ClusterObjects {
@@ -30,11 +30,6 @@ public class ClusterObjects {
 
     public ClusterObjects(KubernetesClient client) {
         this.client = client;
-    }
-
-    public Optional<GenericKubernetesResource> get(AdmissionKind kind, String version, String name) {
-        return Optional.ofNullable(client.genericKubernetesResources(ManagedKinds.context(kind, version))
-                .withName(name).get());
     }
 
     /** Server-side dry run of the apply ({@code dryRun=All}): the whole admission chain runs, nothing is stored. */

@@ -1,6 +1,7 @@
 package dev.policyset.aps.operator;
 
 import dev.policyset.aps.api.v1alpha1.AdmissionPolicySet;
+import dev.policyset.aps.core.plan.PlanEvent;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -22,11 +23,6 @@ import java.util.concurrent.ThreadLocalRandom;
 public class EventRecorder {
     private static final Logger LOG = Logger.getLogger(EventRecorder.class);
 
-    public static final String APPLIED = "Applied";
-    public static final String PRUNED = "Pruned";
-    public static final String DRIFT_REPAIRED = "DriftRepaired";
-    public static final String DELETED = "Deleted";
-    public static final String ORPHANED = "Orphaned";
 
     private final KubernetesClient client;
     private final String namespace;
@@ -43,6 +39,11 @@ public class EventRecorder {
 
     public void warning(AdmissionPolicySet set, String reason, String message) {
         record(set, "Warning", reason, message);
+    }
+
+    /** An event the plan asks for. */
+    public void record(AdmissionPolicySet set, PlanEvent event) {
+        record(set, event.warning() ? "Warning" : "Normal", event.reason(), event.message());
     }
 
     private void record(AdmissionPolicySet set, String type, String reason, String message) {

@@ -62,8 +62,15 @@ public final class ManagedKinds {
         return new GroupVersionKind(AdmissionKind.GROUP, version, kind.kind());
     }
 
-    /** Event source name for a kind (one informer per kind). */
-    public static String eventSourceName(AdmissionKind kind) {
-        return kind.plural();
+    /** Event source name for a kind at a version (one informer per served kind; a new version, a new informer). */
+    public static String eventSourceName(AdmissionKind kind, String version) {
+        return kind.plural() + "." + version;
+    }
+
+    /** Event source names of the served kinds. */
+    public java.util.Set<String> eventSourceNames() {
+        java.util.Set<String> names = new java.util.LinkedHashSet<>();
+        served().forEach(k -> names.add(eventSourceName(k, versionOf(k).orElseThrow())));
+        return names;
     }
 }

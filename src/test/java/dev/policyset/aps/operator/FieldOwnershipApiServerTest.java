@@ -98,7 +98,8 @@ class FieldOwnershipApiServerTest {
     @Test
     void dryRunStoresNothing() {
         objects.dryRun(AdmissionKind.VALIDATING_WEBHOOK_CONFIGURATION, "v1", webhook("Ignore"));
-        assertTrue(objects.get(AdmissionKind.VALIDATING_WEBHOOK_CONFIGURATION, "v1", VWC + "-absent").isEmpty());
+        assertNull(client.genericKubernetesResources(ManagedKinds.context(AdmissionKind.VALIDATING_WEBHOOK_CONFIGURATION, "v1"))
+                .withName(VWC + "-absent").get());
     }
 
     @Test
@@ -149,7 +150,7 @@ class FieldOwnershipApiServerTest {
             objects.dryRun(AdmissionKind.VALIDATING_ADMISSION_POLICY, "v1", policy);
             fail("the API server should reject an undeclared reference");
         } catch (KubernetesClientException e) {
-            List<Finding> findings = AdmissionPolicySetReconciler.rejectionFindings("ValidatingAdmissionPolicy/" + VAP, e);
+            List<Finding> findings = PlanExecutor.rejection("ValidatingAdmissionPolicy/" + VAP, e, true).findings();
             assertEquals("api/Invalid", findings.get(0).rule());
             assertEquals("spec.validations[0].expression", findings.get(0).field());
         }

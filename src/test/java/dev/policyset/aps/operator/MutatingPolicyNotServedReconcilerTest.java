@@ -9,17 +9,26 @@ import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 import java.time.Duration;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** A cluster whose discovery lists no MutatingAdmissionPolicy version (e.g. 1.33 without the feature gate). */
+/**
+ * A cluster whose discovery lists no MutatingAdmissionPolicy version (e.g. 1.33 without the feature gate), until
+ * the last test upgrades it: discovery is asked again (every {@code aps.discovery.refresh}, PT2S in tests), so the
+ * operator picks the new version up without a restart.
+ */
 @QuarkusTest
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @QuarkusTestResource(value = ApsMockServer.class, restrictToAnnotatedClass = true,
         initArgs = @ResourceArg(name = "map-version", value = "none"))
 class MutatingPolicyNotServedReconcilerTest {
@@ -27,6 +36,7 @@ class MutatingPolicyNotServedReconcilerTest {
     KubernetesClient client;
 
     @Test
+    @Order(1)
     void aSetWithMutatingPoliciesStallsWithAClearConditionAndAppliesNothing() {
         client.resource(Sets.six("nomap", "m")).create();
         AdmissionPolicySet set = await().atMost(Duration.ofSeconds(30)).until(
@@ -41,6 +51,7 @@ class MutatingPolicyNotServedReconcilerTest {
     }
 
     @Test
+    @Order(2)
     void aSetWithoutMutatingPoliciesIsApplied() {
         client.resource(Sets.validating("validating-only", "validating-only-a")).create();
         await().atMost(Duration.ofSeconds(30)).until(
@@ -49,5 +60,26 @@ class MutatingPolicyNotServedReconcilerTest {
                         .anyMatch(c -> c.getType().equals("Ready") && c.getStatus().equals("True")));
         assertTrue(ApsMockServer.dispatcher().requests().stream()
                 .noneMatch(r -> r.path().contains("mutatingadmissionpolicies")), "no informer or request for an unserved kind");
+    }
+
+    @Test
+    @Order(3)
+    void aClusterUpgradeThatStartsServingMutatingPoliciesNeedsNoRestart() {
+        client.resource(Sets.six("upgraded", "m")).create();
+        await().atMost(Duration.ofSeconds(30)).until(() -> client.resources(AdmissionPolicySet.class).withName("upgraded").get(),
+                s -> s.getStatus() != null && s.getStatus().getConditions().stream()
+                        .anyMatch(c -> c.getReason().equals("MutatingPolicyNotServed")));
+
+        // The mock server says 1.34: the admin enables MutatingAdmissionPolicy at v1beta1 (as an upgrade would).
+        ApsMockServer.dispatcher().serveMutatingPolicies("v1beta1");
+        await().atMost(Duration.ofSeconds(30)).until(() -> client.resources(AdmissionPolicySet.class).withName("upgraded").get(),
+                s -> s.getStatus().getConditions().stream().anyMatch(c -> c.getType().equals("Ready") && c.getStatus().equals("True")));
+        assertNotNull(client.genericKubernetesResources(ManagedKinds.context(AdmissionKind.MUTATING_ADMISSION_POLICY, "v1beta1"))
+                .withName("upgraded-map").get(), "rendered and applied at the newly served version");
+        AdmissionPolicySet stalledBefore = await().atMost(Duration.ofSeconds(30))
+                .until(() -> client.resources(AdmissionPolicySet.class).withName("nomap").get(), s -> s.getStatus().getConditions()
+                        .stream().anyMatch(c -> c.getType().equals("Ready") && c.getStatus().equals("True")));
+        assertEquals("admissionregistration.k8s.io/v1beta1", stalledBefore.getStatus().getResources().stream()
+                .filter(r -> r.getKind().equals("MutatingAdmissionPolicy")).findFirst().orElseThrow().getApiVersion());
     }
 }

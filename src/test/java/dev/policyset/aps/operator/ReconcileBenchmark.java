@@ -46,6 +46,7 @@ class ReconcileBenchmark {
         @Override
         public Map<String, String> getConfigOverrides() {
             return Map.of("quarkus.operator-sdk.controllers.admissionpolicyset.max-reconciliation-interval", "PT" + RESYNC.toSeconds() + "S",
+                    "aps.discovery.refresh", "PT10M",
                     "quarkus.log.category.\"dev.policyset\".level", "INFO");
         }
     }

@@ -28,6 +28,9 @@ public class AdmissionPolicySetStatus {
     @JsonPropertyDescription("One row per generated object.")
     private List<ResourceStatus> resources = new ArrayList<>();
 
+    @JsonPropertyDescription("The last generation applied in full, kept so drift repair survives operator restarts.")
+    private LastAppliedStatus lastApplied;
+
     public Long getObservedGeneration() { return observedGeneration; }
     public void setObservedGeneration(Long observedGeneration) { this.observedGeneration = observedGeneration; }
     public StatusSummary getSummary() { return summary; }
@@ -40,4 +43,6 @@ public class AdmissionPolicySetStatus {
     public void setFindingsOmitted(Integer findingsOmitted) { this.findingsOmitted = findingsOmitted; }
     public List<ResourceStatus> getResources() { return resources; }
     public void setResources(List<ResourceStatus> resources) { this.resources = resources; }
+    public LastAppliedStatus getLastApplied() { return lastApplied; }
+    public void setLastApplied(LastAppliedStatus lastApplied) { this.lastApplied = lastApplied; }
 }

@@ -1,4 +1,4 @@
-package dev.policyset.aps.operator;
+package dev.policyset.aps.core.model;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -12,10 +12,10 @@ import java.util.Map;
  * nor re-applies on every resync. Lists compare element by element (same length, each contained); an
  * empty list or object in desired matches an absent field (the API server omits empty values).
  */
-final class Convergence {
+public final class Convergence {
     private Convergence() {}
 
-    static boolean contains(JsonNode actual, JsonNode desired) {
+    public static boolean contains(JsonNode actual, JsonNode desired) {
         if (desired == null || desired.isNull()) {
             return true;
         }

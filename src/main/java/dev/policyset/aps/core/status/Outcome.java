@@ -15,5 +15,24 @@ public enum Outcome {
     /** An API call failed; the operator retries. Objects may be partly applied, none was deleted. */
     API_ERROR,
     /** Every object is applied and matches the set. */
-    APPLIED
+    APPLIED;
+
+    /** The Ready condition's reason for this outcome (and the reason of its event). */
+    public String reason() {
+        return switch (this) {
+            case PAUSED -> Conditions.REASON_PAUSED;
+            case MUTATING_POLICY_NOT_SERVED -> Conditions.REASON_MUTATING_POLICY_NOT_SERVED;
+            case VALIDATION_FAILED -> Conditions.REASON_VALIDATION_FAILED;
+            case OWNERSHIP_CONFLICT -> Conditions.REASON_OWNERSHIP_CONFLICT;
+            case DRY_RUN_REJECTED -> Conditions.REASON_DRY_RUN_REJECTED;
+            case API_ERROR -> Conditions.REASON_API_ERROR;
+            case APPLIED -> Conditions.REASON_APPLIED;
+        };
+    }
+
+    /** Blocked outcomes: nothing of this generation is applied, and the last good objects are still protected. */
+    public boolean isBlocked() {
+        return this == MUTATING_POLICY_NOT_SERVED || this == VALIDATION_FAILED || this == OWNERSHIP_CONFLICT
+                || this == DRY_RUN_REJECTED;
+    }
 }

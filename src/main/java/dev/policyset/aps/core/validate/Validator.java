@@ -68,7 +68,7 @@ public final class Validator {
             }
             for (AttributedFinding a : attribution.attribute(rule, context, found)) {
                 SafetySettings safety = a.subject() < 0 ? SafetySettings.DEFAULT : subjects.get(a.subject()).safety();
-                findings.add(new AttributedFinding(govern(a.finding(), safety), a.subject()));
+                findings.add(new AttributedFinding(rule.waivable() ? govern(a.finding(), safety) : a.finding(), a.subject()));
             }
         }
         return findings;

@@ -1,12 +1,11 @@
-package dev.policyset.aps.operator;
+package dev.policyset.aps.core.plan;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.policyset.aps.core.model.Convergence;
+import dev.policyset.aps.core.model.LiveObject;
 import dev.policyset.aps.core.validate.Finding;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.StatusBuilder;
-import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -16,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * What the operator sends and when it considers a live object in sync. The mock server does not model field
+ * When the planner considers a live object in sync, and how a refused dry run reads as findings. The mock server does not model field
  * ownership, so the "never fight over fields others own" guarantee is pinned here: the applied configuration
  * holds only rendered fields, and fields added by the server or by others are not drift.
  */
@@ -52,46 +51,34 @@ class ConvergenceTest {
 
     @Test
     void inSyncNeedsTheSetsOwnerReference() throws Exception {
-        GenericKubernetesResource desired = Serialization.unmarshal("""
+        ObjectNode desired = (ObjectNode) JSON.readTree("""
                 {"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingAdmissionPolicy",
                  "metadata":{"name":"p","labels":{"admission.policyset.dev/set":"s"},
                    "ownerReferences":[{"apiVersion":"admission.policyset.dev/v1alpha1","kind":"AdmissionPolicySet","name":"s","uid":"u1","controller":true}]},
-                 "spec":{"failurePolicy":"Fail"}}""", GenericKubernetesResource.class);
-        GenericKubernetesResource live = Serialization.clone(desired);
-        live.getMetadata().setResourceVersion("7");
-        live.getMetadata().getOwnerReferences().add(0, new io.fabric8.kubernetes.api.model.OwnerReferenceBuilder()
-                .withApiVersion("v1").withKind("Other").withName("x").withUid("u0").build());
-        assertTrue(AdmissionPolicySetReconciler.inSync(desired, live), "another owner reference is not drift");
-        live.getMetadata().getOwnerReferences().removeIf(r -> r.getUid().equals("u1"));
-        assertFalse(AdmissionPolicySetReconciler.inSync(desired, live), "a lost owner reference is drift");
+                 "spec":{"failurePolicy":"Fail"}}""");
+        ObjectNode live = desired.deepCopy();
+        live.with("metadata").put("resourceVersion", "7");
+        ((com.fasterxml.jackson.databind.node.ArrayNode) live.get("metadata").get("ownerReferences")).insertObject(0)
+                .put("apiVersion", "v1").put("kind", "Other").put("name", "x").put("uid", "u0");
+        assertTrue(Planner.inSync(desired, LiveObject.of(live).orElseThrow(), "u1"), "another owner reference is not drift");
+        ((com.fasterxml.jackson.databind.node.ArrayNode) live.get("metadata").get("ownerReferences")).remove(1);
+        assertFalse(Planner.inSync(desired, LiveObject.of(live).orElseThrow(), "u1"), "a lost owner reference is drift");
     }
 
     @Test
     void dryRunRejectionsBecomeApiFindingsOnTheirFields() {
-        KubernetesClientException e = new KubernetesClientException(new StatusBuilder().withCode(422).withReason("Invalid")
-                .withMessage("is invalid").withNewDetails().addNewCause().withReason("FieldValueInvalid")
-                .withField("spec.validations[0].expression").withMessage("Invalid value: compilation failed").endCause()
-                .addNewCause().withReason("FieldValueRequired").withField("spec.matchConstraints").withMessage("Required value")
-                .endCause().endDetails().build());
-        List<Finding> findings = AdmissionPolicySetReconciler.rejectionFindings("ValidatingAdmissionPolicy/p", e);
+        DryRunRejection invalid = new DryRunRejection("ValidatingAdmissionPolicy/p", 422, "Invalid", "is invalid", List.of(
+                new DryRunRejection.Cause("FieldValueInvalid", "spec.validations[0].expression", "Invalid value: compilation failed"),
+                new DryRunRejection.Cause("FieldValueRequired", "spec.matchConstraints", "Required value")));
+        List<Finding> findings = invalid.findings();
         assertEquals(List.of("api/Invalid", "api/Required"), findings.stream().map(Finding::rule).toList());
         assertEquals("spec.validations[0].expression", findings.get(0).field());
         assertTrue(findings.get(0).isError());
 
-        KubernetesClientException denied = new KubernetesClientException(new StatusBuilder().withCode(403).withReason("Forbidden")
-                .withMessage("admission webhook x denied the request").build());
-        Finding f = AdmissionPolicySetReconciler.rejectionFindings("ValidatingWebhookConfiguration/w", denied).get(0);
+        Finding f = new DryRunRejection("ValidatingWebhookConfiguration/w", 403, "Forbidden",
+                "admission webhook x denied the request", List.of()).findings().get(0);
         assertEquals("api/Forbidden", f.rule());
         assertTrue(f.message().contains("denied"));
-    }
-
-    @Test
-    void onlyConflictsThrottlingServerErrorsAndIoAreRetried() {
-        assertTrue(AdmissionPolicySetReconciler.isTransient(new KubernetesClientException("io", 0, null)));
-        assertTrue(AdmissionPolicySetReconciler.isTransient(new KubernetesClientException("conflict", 409, null)));
-        assertTrue(AdmissionPolicySetReconciler.isTransient(new KubernetesClientException("slow down", 429, null)));
-        assertTrue(AdmissionPolicySetReconciler.isTransient(new KubernetesClientException("boom", 503, null)));
-        assertFalse(AdmissionPolicySetReconciler.isTransient(new KubernetesClientException("invalid", 422, null)));
-        assertFalse(AdmissionPolicySetReconciler.isTransient(new KubernetesClientException("denied", 403, null)));
+        assertEquals("api/Rejected", new DryRunRejection("X/y", 400, null, "bad", null).findings().get(0).rule());
     }
 }

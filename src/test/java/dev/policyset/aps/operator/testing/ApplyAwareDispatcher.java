@@ -50,6 +50,7 @@ import java.util.function.Function;
  */
 public final class ApplyAwareDispatcher extends Dispatcher {
     public static final String APPLY_PATCH = "application/apply-patch+yaml";
+    private static final String DISCOVERY = "/apis/admissionregistration.k8s.io/";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final YAMLMapper YAML = new YAMLMapper();
 
@@ -82,6 +83,8 @@ public final class ApplyAwareDispatcher extends Dispatcher {
     private volatile String failurePath = "";
     private final List<Request> injected = new ArrayList<>();
     private final List<WebSocket> watches = new CopyOnWriteArrayList<>();
+    /** The MutatingAdmissionPolicy version discovery lists ("none": not served); null: discovery not answered here. */
+    private volatile String mutatingPolicyVersion;
 
     public ApplyAwareDispatcher(Dispatcher delegate) {
         this.delegate = delegate;
@@ -144,6 +147,14 @@ public final class ApplyAwareDispatcher extends Dispatcher {
         return ended;
     }
 
+    /**
+     * Answers API discovery of admissionregistration.k8s.io from now on, with MutatingAdmissionPolicy served at
+     * {@code version} ({@code none}: not served). Can change while the operator runs (a cluster upgrade).
+     */
+    public void serveMutatingPolicies(String version) {
+        this.mutatingPolicyVersion = version;
+    }
+
     public synchronized List<Request> requests() {
         return List.copyOf(log);
     }
@@ -173,6 +184,19 @@ public final class ApplyAwareDispatcher extends Dispatcher {
         Request r = new Request(request.getMethod(), path, query, contentType, System.nanoTime());
         synchronized (this) {
             log.add(r);
+        }
+        String map = mutatingPolicyVersion;
+        if (map != null && r.method().equals("GET") && path.startsWith(DISCOVERY)
+                && path.indexOf('/', DISCOVERY.length()) < 0) {
+            return ApsMockServer.discovery(path.substring(DISCOVERY.length()), map)
+                    .map(list -> {
+                        try {
+                            return ok(200, JSON.readTree(io.fabric8.kubernetes.client.utils.Serialization.asJson(list)));
+                        } catch (Exception e) {
+                            throw new IllegalStateException(e);
+                        }
+                    })
+                    .orElseGet(() -> status(404, "NotFound", path + " not found"));
         }
         if (r.isWatch()) {
             return tracked(delegate.dispatch(request));

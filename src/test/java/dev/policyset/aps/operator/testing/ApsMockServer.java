@@ -2,6 +2,7 @@ package dev.policyset.aps.operator.testing;
 
 import io.fabric8.kubernetes.api.model.APIResource;
 import io.fabric8.kubernetes.api.model.APIResourceBuilder;
+import io.fabric8.kubernetes.api.model.APIResourceList;
 import io.fabric8.kubernetes.api.model.APIResourceListBuilder;
 import io.fabric8.kubernetes.client.NamespacedKubernetesClient;
 import io.fabric8.kubernetes.client.VersionInfo;
@@ -18,6 +19,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Queue;
 
 /**
@@ -66,33 +68,39 @@ public class ApsMockServer extends AbstractKubernetesTestResource<KubernetesMock
 
     @Override
     protected void configureServer() {
-        stubDiscovery(server, mapVersion);
+        dispatcher.serveMutatingPolicies(mapVersion);
     }
 
     /** Discovery of admissionregistration.k8s.io: v1 kinds, and MutatingAdmissionPolicy at {@code mapVersion} ("none": absent). */
     public static void stubDiscovery(KubernetesMockServer server, String mapVersion) {
         String group = "admissionregistration.k8s.io";
         for (String v : List.of("v1", "v1beta1", "v1alpha1")) {
-            List<APIResource> resources = new ArrayList<>();
-            if (v.equals("v1")) {
-                for (String[] k : new String[][]{{"validatingadmissionpolicies", "ValidatingAdmissionPolicy"},
-                        {"validatingadmissionpolicybindings", "ValidatingAdmissionPolicyBinding"},
-                        {"validatingwebhookconfigurations", "ValidatingWebhookConfiguration"},
-                        {"mutatingwebhookconfigurations", "MutatingWebhookConfiguration"}}) {
-                    resources.add(resource(k[0], k[1]));
-                }
-            }
-            if (v.equals(mapVersion)) {
-                resources.add(resource("mutatingadmissionpolicies", "MutatingAdmissionPolicy"));
-                resources.add(resource("mutatingadmissionpolicybindings", "MutatingAdmissionPolicyBinding"));
-            }
-            if (resources.isEmpty()) {
+            Optional<APIResourceList> list = discovery(v, mapVersion);
+            if (list.isEmpty()) {
                 server.expect().get().withPath("/apis/" + group + "/" + v).andReturn(404, "").always();
             } else {
-                server.expect().get().withPath("/apis/" + group + "/" + v).andReturn(200, new APIResourceListBuilder()
-                        .withGroupVersion(group + "/" + v).withResources(resources).build()).always();
+                server.expect().get().withPath("/apis/" + group + "/" + v).andReturn(200, list.get()).always();
             }
         }
+    }
+
+    /** The resource list of admissionregistration.k8s.io/{@code version}; empty when the version is not served. */
+    public static Optional<APIResourceList> discovery(String version, String mapVersion) {
+        List<APIResource> resources = new ArrayList<>();
+        if (version.equals("v1")) {
+            for (String[] k : new String[][]{{"validatingadmissionpolicies", "ValidatingAdmissionPolicy"},
+                    {"validatingadmissionpolicybindings", "ValidatingAdmissionPolicyBinding"},
+                    {"validatingwebhookconfigurations", "ValidatingWebhookConfiguration"},
+                    {"mutatingwebhookconfigurations", "MutatingWebhookConfiguration"}}) {
+                resources.add(resource(k[0], k[1]));
+            }
+        }
+        if (version.equals(mapVersion)) {
+            resources.add(resource("mutatingadmissionpolicies", "MutatingAdmissionPolicy"));
+            resources.add(resource("mutatingadmissionpolicybindings", "MutatingAdmissionPolicyBinding"));
+        }
+        return resources.isEmpty() ? Optional.empty() : Optional.of(new APIResourceListBuilder()
+                .withGroupVersion("admissionregistration.k8s.io/" + version).withResources(resources).build());
     }
 
     private static APIResource resource(String plural, String kind) {

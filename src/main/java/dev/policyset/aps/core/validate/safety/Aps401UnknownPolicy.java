@@ -11,7 +11,8 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * APS401: a binding names a policy that neither the input nor the cluster ({@code ValidationOptions.clusterPolicies})
+ * APS401: a binding names a policy that neither the input nor the cluster ({@code ValidationOptions.cluster}, or
+ * {@code clusterPolicies})
  * has. The API server accepts such a binding, and it silently does nothing.
  */
 public final class Aps401UnknownPolicy implements SafetyRule {
@@ -32,7 +33,8 @@ public final class Aps401UnknownPolicy implements SafetyRule {
                 continue;
             }
             String name = Subjects.text(b.content(), "policyName").orElse("");
-            if (name.isEmpty() || known.contains(policyKind.get().kind() + "/" + name)) {
+            if (name.isEmpty() || known.contains(policyKind.get().kind() + "/" + name)
+                    || context.options().cluster().find(policyKind.get(), name).isPresent()) {
                 continue;
             }
             out.add(Finding.error(id(), b.id(), "spec.policyName",

@@ -12,4 +12,12 @@ public interface SafetyRule {
     String id();
 
     List<Finding> check(SafetyContext context);
+
+    /**
+     * Whether a set's exemptions and {@code enforcement: Warn} may soften this rule's findings. False for rules
+     * that guard the cluster's other owners (APS403: softening it would mean taking an object over).
+     */
+    default boolean waivable() {
+        return true;
+    }
 }

@@ -2,7 +2,7 @@ package dev.policyset.aps.core.validate.safety;
 
 import java.util.List;
 
-/** The safety rules, in ID order. APS403 (ownership) needs the cluster and is produced by the operator. */
+/** The safety rules, in ID order. APS401, APS403 and APS601 look at the cluster view (nothing offline). */
 public final class SafetyRules {
     private static final List<SafetyRule> ALL = List.of(
             new Aps101ImplicitReinvocation(),
@@ -17,8 +17,10 @@ public final class SafetyRules {
             new Aps302LatencyBudget(),
             new Aps401UnknownPolicy(),
             new Aps402UnboundPolicy(),
+            new Aps403ForeignObject(),
             new Aps404DuplicateObject(),
             new Aps501MissingCaBundle(),
+            new Aps601ServerTypeCheck(),
             new Aps701CelCost());
 
     private SafetyRules() {}

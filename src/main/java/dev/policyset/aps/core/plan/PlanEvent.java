@@ -1,0 +1,8 @@
+package dev.policyset.aps.core.plan;
+
+/** A Kubernetes Event the operator records about the set once the plan is carried out. */
+public record PlanEvent(boolean warning, String reason, String message) {
+    public static final String APPLIED = "Applied";
+    public static final String PRUNED = "Pruned";
+    public static final String DRIFT_REPAIRED = "DriftRepaired";
+}

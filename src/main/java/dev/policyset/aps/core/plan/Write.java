@@ -1,0 +1,30 @@
+package dev.policyset.aps.core.plan;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.policyset.aps.core.model.AdmissionKind;
+
+/**
+ * One server-side apply the plan asks for: the whole object as it must be (set label, owner reference to the
+ * set, every rendered field).
+ */
+public record Write(AdmissionKind kind, String apiVersion, String name, ObjectNode object, Action action) {
+    public enum Action {
+        /** The object does not exist yet. */
+        CREATE,
+        /** The set's generation changed what the object must hold. */
+        UPDATE,
+        /** The generation was already applied: someone changed the object since (drift). */
+        REPAIR,
+        /** The generation is blocked: the object is put back as the last good generation had it. */
+        RESTORE
+    }
+
+    public String id() {
+        return kind.kind() + "/" + name;
+    }
+
+    /** The API version part of {@code apiVersion} ({@code v1}, {@code v1beta1}, ...). */
+    public String version() {
+        return apiVersion.substring(apiVersion.indexOf('/') + 1);
+    }
+}

@@ -1,0 +1,137 @@
+package dev.policyset.aps.operator;
+
+import dev.policyset.aps.core.model.AdmissionKind;
+import dev.policyset.aps.core.plan.DryRunRejection;
+import dev.policyset.aps.core.plan.Plan;
+import dev.policyset.aps.core.plan.Planner;
+import dev.policyset.aps.core.plan.Release;
+import dev.policyset.aps.core.plan.Removal;
+import dev.policyset.aps.core.plan.Write;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Status;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Apply: carries a plan out and reports what the server said; it decides nothing (core re-plans on a refusal).
+ */
+@ApplicationScoped
+public class PlanExecutor {
+    private final ClusterObjects objects;
+    private final ClusterDiscovery discovery;
+    private final OperatorMetrics metrics;
+
+    public PlanExecutor(ClusterObjects objects, ClusterDiscovery discovery, OperatorMetrics metrics) {
+        this.objects = objects;
+        this.discovery = discovery;
+        this.metrics = metrics;
+    }
+
+    /**
+     * Carries the plan out and returns it as it came to be. Every write but the first is dry-run; a refusal goes
+     * back to core ({@link Planner#afterDryRun}) and nothing is written. The first write needs no dry run: it is
+     * applied first, so if the server refuses it nothing has been written either, and core re-plans the same way
+     * (one request saved per changed set). Then the other writes are applied in order, and the removals deleted.
+     * Transient failures throw (JOSDK retries with backoff); a 404 also asks discovery again.
+     */
+    public Plan execute(Plan plan, InformerClusterView view) {
+        List<Write> all = plan.writes();
+        Plan checked = Planner.afterDryRun(plan, dryRun(all.size() > 1 ? all.subList(1, all.size()) : List.of()));
+        List<Write> writes = checked.writes();
+        for (int i = 0; i < writes.size(); i++) {
+            Write w = writes.get(i);
+            try {
+                apply(w, view);
+            } catch (KubernetesClientException e) {
+                if (i == 0 && !isTransient(e) && !notServed(e)) {
+                    return Planner.afterDryRun(checked, List.of(rejection(w.id(), e, false)));
+                }
+                throw e;
+            }
+        }
+        for (Removal r : checked.removals()) {
+            objects.delete(r.kind(), versionOf(r.kind()), r.name());
+        }
+        return checked;
+    }
+
+    private List<DryRunRejection> dryRun(List<Write> writes) {
+        List<DryRunRejection> rejections = new ArrayList<>();
+        for (Write w : writes) {
+            try {
+                objects.dryRun(w.kind(), w.version(), resource(w));
+            } catch (KubernetesClientException e) {
+                if (isTransient(e) || notServed(e)) {
+                    throw e;
+                }
+                rejections.add(rejection(w.id(), e, true));
+            }
+        }
+        return rejections;
+    }
+
+    /** One server-side apply; the result goes into the informer cache at once (the next reconcile sees it). */
+    private void apply(Write w, InformerClusterView view) {
+        long start = System.nanoTime();
+        GenericKubernetesResource result = objects.apply(w.kind(), w.version(), resource(w));
+        metrics.applied(Duration.ofNanos(System.nanoTime() - start));
+        GenericKubernetesResource before = view.cached(w.kind(), w.name()).orElse(null);
+        view.source(w.kind()).ifPresent(es -> {
+            if (before == null) {
+                es.handleRecentResourceCreate(new ResourceID(w.name()), result);
+            } else {
+                es.handleRecentResourceUpdate(new ResourceID(w.name()), result, before);
+            }
+        });
+    }
+
+    /** At the set's deletion: each object of the release deleted, or released (label and owner reference removed). */
+    public void release(Release release, String setUid, InformerClusterView view) {
+        for (Removal r : release.objects()) {
+            if (release.orphan()) {
+                view.cached(r.kind(), r.name()).ifPresent(o -> objects.orphan(r.kind(), versionOf(r.kind()), o, setUid));
+            } else {
+                objects.delete(r.kind(), versionOf(r.kind()), r.name());
+            }
+        }
+    }
+
+    /** Conflicts, throttling, server errors and I/O failures are retried (JOSDK's backoff); the rest is an answer. */
+    static boolean isTransient(KubernetesClientException e) {
+        int code = e.getCode();
+        return code == 0 || code == 409 || code == 429 || code >= 500;
+    }
+
+    /** A 404 on a write: the version is no longer served; ask discovery again before the retry. */
+    private boolean notServed(KubernetesClientException e) {
+        if (e.getCode() == 404) {
+            discovery.invalidate();
+            return true;
+        }
+        return false;
+    }
+
+    private String versionOf(AdmissionKind kind) {
+        return discovery.managedKinds().versionOf(kind).orElseThrow();
+    }
+
+    static DryRunRejection rejection(String objectId, KubernetesClientException e, boolean dryRun) {
+        Status status = e.getStatus();
+        List<DryRunRejection.Cause> causes = new ArrayList<>();
+        if (status != null && status.getDetails() != null && status.getDetails().getCauses() != null) {
+            status.getDetails().getCauses().forEach(c -> causes.add(new DryRunRejection.Cause(c.getReason(), c.getField(), c.getMessage())));
+        }
+        String message = status != null && status.getMessage() != null ? status.getMessage() : e.getMessage();
+        return new DryRunRejection(objectId, e.getCode(), status == null ? null : status.getReason(), message, causes, dryRun);
+    }
+
+    private static GenericKubernetesResource resource(Write w) {
+        return Serialization.jsonMapper().convertValue(w.object(), GenericKubernetesResource.class);
+    }
+}
