@@ -81,6 +81,7 @@ class AdmissionPolicySetReconcilerTest {
         int mark = ApsMockServer.dispatcher().mark();
         AdmissionPolicySet set = create(Sets.six("fresh", "needs a team label"));
         AdmissionPolicySet ready = awaitReady("fresh", 1);
+        List<Request> requests = ApsMockServer.dispatcher().since(mark); // before this test's own lookups below
 
         for (AdmissionKind kind : AdmissionKind.values()) {
             String objectName = objectName("fresh", kind);
@@ -98,7 +99,6 @@ class AdmissionPolicySetReconcilerTest {
         assertCondition(ready, "Reconciling", "False", null);
         assertCondition(ready, "Stalled", "False", null);
 
-        List<Request> requests = ApsMockServer.dispatcher().since(mark);
         List<String> applies = requests.stream().filter(r -> r.method().equals("PATCH") && !r.isDryRun()
                 && r.contentType().startsWith(ApplyAwareDispatcher.APPLY_PATCH) && r.path().contains("/fresh-"))
                 .map(Request::path).toList();
