@@ -72,6 +72,7 @@ public final class BundleGenerator {
         STATUS_FIELDS.put("findings", "Findings");
         STATUS_FIELDS.put("findingsOmitted", "Findings omitted");
         STATUS_FIELDS.put("resources", "Generated resources");
+        STATUS_FIELDS.put("lastApplied", "Last applied generation");
     }
 
     private BundleGenerator() {}
