@@ -1,6 +1,7 @@
 package dev.policyset.aps.operator;
 
 import dev.policyset.aps.api.v1alpha1.AdmissionPolicySet;
+import dev.policyset.aps.api.v1alpha1.ValidationAction;
 import dev.policyset.aps.core.model.AdmissionKind;
 import dev.policyset.aps.operator.testing.ApplyAwareDispatcher;
 import dev.policyset.aps.operator.testing.MockCluster;
@@ -70,6 +71,8 @@ class PackagedOperatorIT {
                     return Optional.empty();
                 });
                 int mark = cluster.dispatcher().mark();
+                // Two objects change (the policy's message, the binding's actions): the planner dry-runs every write
+                // but the first, whose own apply is its check, so a dry run comes before the killed apply.
                 replaceMessage(cluster, "restart", "generation two");
                 await().atMost(Duration.ofMinutes(1)).until(killed::get);
                 first.kill();
@@ -133,6 +136,7 @@ class PackagedOperatorIT {
     private static void replaceMessage(MockCluster cluster, String name, String message) {
         cluster.client().resources(AdmissionPolicySet.class).withName(name).edit(s -> {
             s.setSpec(Sets.six(name, message).getSpec());
+            s.getSpec().getDefaults().setValidationActions(List.of(ValidationAction.Deny, ValidationAction.Audit));
             return s;
         });
     }
