@@ -25,32 +25,8 @@ class StdinInputTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Path UNSAFE = Path.of("config/samples/unsafe-fail-closed-webhook.yaml");
 
-    private static final String POLICY = """
-            apiVersion: admissionregistration.k8s.io/v1
-            kind: ValidatingAdmissionPolicy
-            metadata:
-              name: require-team
-            spec:
-              failurePolicy: Fail
-              matchConstraints:
-                resourceRules:
-                  - apiGroups: [apps]
-                    apiVersions: [v1]
-                    operations: [CREATE, UPDATE]
-                    resources: [deployments]
-              validations:
-                - expression: "has(object.metadata.labels)"
-            """;
-
-    private static final String BINDING = """
-            apiVersion: admissionregistration.k8s.io/v1
-            kind: ValidatingAdmissionPolicyBinding
-            metadata:
-              name: require-team-binding
-            spec:
-              policyName: require-team
-              validationActions: [Deny]
-            """;
+    private static final String POLICY = ValidateCommandTest.POLICY;
+    private static final String BINDING = ValidateCommandTest.BINDING;
 
     private static InputStream stdin(String text) {
         return new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8));

@@ -20,7 +20,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ValidateCommandTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private static final String POLICY = """
+    /** A valid policy and its binding; StdinInputTest feeds the same pair through standard input. */
+    static final String POLICY = """
             apiVersion: admissionregistration.k8s.io/v1
             kind: ValidatingAdmissionPolicy
             metadata:
@@ -37,7 +38,7 @@ class ValidateCommandTest {
                 - expression: "has(object.metadata.labels)"
             """;
 
-    private static final String BINDING = """
+    static final String BINDING = """
             apiVersion: admissionregistration.k8s.io/v1
             kind: ValidatingAdmissionPolicyBinding
             metadata:
