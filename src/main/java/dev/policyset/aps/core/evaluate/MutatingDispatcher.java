@@ -12,6 +12,7 @@ import dev.policyset.aps.core.validate.cel.ExpressionKind;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -62,15 +63,12 @@ final class MutatingDispatcher {
             PolicyExpressions expressions = new PolicyExpressions(CelChecker.PolicyType.MUTATING,
                     spec.has("paramKind") && !spec.get("paramKind").isNull(), version, ValidatingDispatcher.variables(spec));
             for (RenderedObject binding : bindings) {
-                JsonNode bspec = binding.manifest().path("spec");
-                String where = name + " binding " + binding.name();
-                Verdict bound = Interception.binding(spec, bspec, r, fixtures);
-                if (!bound.matches()) {
-                    trace.add(where + ": not applied (" + bound.explain() + ")");
+                Optional<SelectedBinding> selected = SelectedBinding.of(spec, binding, name, true, r, fixtures, trace);
+                if (selected.isEmpty()) {
                     continue;
                 }
-                ParamResolver.Params params = ParamResolver.collect(spec.get("paramKind"), bspec.get("paramRef"),
-                        r.namespace(), fixtures);
+                String where = selected.get().where();
+                ParamResolver.Params params = selected.get().params();
                 if (params.error() != null) {
                     String message = "failed to configure binding: " + params.error();
                     fail(errors, failures, fail, where, policy, binding, message, trace);

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The ValidatingAdmissionPolicy plugin for one request: {@code k8s.io/apiserver/pkg/admission/plugin/policy/
@@ -66,17 +67,14 @@ final class ValidatingDispatcher {
                     spec.has("paramKind") && !spec.get("paramKind").isNull(), version, variables(spec));
             Map<String, List<String>> collector = new LinkedHashMap<>();
             for (RenderedObject binding : bindings) {
-                JsonNode bspec = binding.manifest().path("spec");
-                String where = "ValidatingAdmissionPolicy/" + name + " binding " + binding.name();
-                if (!options.invokeDirectly() || definition.matches()) {
-                    dev.policyset.aps.core.intercept.Verdict bound = Interception.binding(spec, bspec, r, fixtures);
-                    if (!bound.matches()) {
-                        trace.add(where + ": not applied (" + bound.explain() + ")");
-                        continue;
-                    }
+                Optional<SelectedBinding> selected = SelectedBinding.of(spec, binding, "ValidatingAdmissionPolicy/" + name,
+                        !options.invokeDirectly() || definition.matches(), r, fixtures, trace);
+                if (selected.isEmpty()) {
+                    continue;
                 }
-                ParamResolver.Params params = ParamResolver.collect(spec.get("paramKind"), bspec.get("paramRef"),
-                        r.namespace(), fixtures);
+                JsonNode bspec = selected.get().spec();
+                String where = selected.get().where();
+                ParamResolver.Params params = selected.get().params();
                 if (params.error() != null) {
                     String message = "failed to configure binding: " + params.error();
                     errors.add(where + ": " + message);
