@@ -34,10 +34,12 @@ import java.util.stream.Collectors;
  * <p>Risk model: <b>error</b> when even the estimated minimum exceeds the limit (every evaluation that reaches
  * the expression fails, whatever the input); <b>warning</b> when only the maximum does and a failure fails
  * open ({@code failurePolicy: Ignore}, or a webhook's matchCondition under an Ignore webhook): a request with
- * large enough data skips the policy, so the overrun is a way around it; <b>info</b> when only the maximum does
- * and the policy fails closed: requests with that much data are denied (the conservative failure), which the
- * note makes visible. Without schemas every input is bounded only by the 3 MiB request size, so the maximum
- * is a worst case that ordinary objects are far from.
+ * large enough data skips the policy, so the overrun is a way around it; <b>info</b> when only the maximum does,
+ * the policy fails closed and the cost grows faster than its inputs ({@link CostAnalysis.Growth#SUPERLINEAR}):
+ * an object well inside the request limit can then be denied. <b>Silent</b> when it fails closed and grows at
+ * most linearly: only a request built to be near the 3 MiB limit reaches the limit, and denying it is the
+ * conservative failure (before this distinction the rule noted every loop over unschema'd data: 452 notes over
+ * the public corpus, none of them a risk).
  */
 public final class Aps701CelCost implements SafetyRule {
     private static final KubernetesCelChecker CHECKER = new KubernetesCelChecker();
@@ -70,6 +72,7 @@ public final class Aps701CelCost implements SafetyRule {
             boolean hasParams = type != CelChecker.PolicyType.WEBHOOK && root.path("spec").hasNonNull("paramKind");
             Map<String, Long> spent = new LinkedHashMap<>();
             Map<String, Long> spentMin = new LinkedHashMap<>();
+            Map<String, Boolean> superlinear = new LinkedHashMap<>();
             for (Expression e : expressions(object.kind(), root)) {
                 CostAnalysis analysis;
                 try {
@@ -87,14 +90,19 @@ public final class Aps701CelCost implements SafetyRule {
                 long min = analysis.estimate().min();
                 spent.merge(e.budget(), Math.min(max, CostConstants.PER_CALL_LIMIT), Long::sum);
                 spentMin.merge(e.budget(), Math.min(min, CostConstants.PER_CALL_LIMIT), Long::sum);
-                if (max > CostConstants.PER_CALL_LIMIT) {
+                boolean grows = analysis.growth() == CostAnalysis.Growth.SUPERLINEAR;
+                superlinear.merge(e.budget(), grows, Boolean::logicalOr);
+                if (max > CostConstants.PER_CALL_LIMIT && reportable(min > CostConstants.PER_CALL_LIMIT,
+                        failsOpen(object, root, e.field()), grows)) {
                     out.add(perCall(object, e, analysis, root));
                 }
             }
             for (Map.Entry<String, Long> b : spent.entrySet()) {
                 long budget = b.getKey().equals("policy") ? CostConstants.RUNTIME_CEL_COST_BUDGET
                         : CostConstants.RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS;
-                if (b.getValue() > budget) {
+                String field = b.getKey().equals("policy") ? "spec" : b.getKey();
+                if (b.getValue() > budget && reportable(spentMin.get(b.getKey()) > budget, failsOpen(object, root, field),
+                        superlinear.get(b.getKey()))) {
                     out.add(perPolicy(object, b.getKey(), b.getValue(), spentMin.get(b.getKey()), budget, root));
                 }
             }
@@ -113,7 +121,10 @@ public final class Aps701CelCost implements SafetyRule {
             m.append("Every evaluation fails with \"").append(CostConstants.COST_LIMIT_EXCEEDED).append("\"");
         } else {
             m.append("It fails with \"").append(CostConstants.COST_LIMIT_EXCEEDED)
-                    .append("\" when the input is large enough");
+                    .append(analysis.growth() == CostAnalysis.Growth.SUPERLINEAR
+                            ? "\" when the input is large enough, and its cost grows faster than the input (a loop in a "
+                            + "loop, or a scan per item), so objects far below the request size limit can get there"
+                            : "\" when the input is large enough");
             if (!analysis.drivers().isEmpty()) {
                 List<CostAnalysis.Driver> drivers = analysis.drivers();
                 m.append(": ").append(drivers.stream().limit(3).map(Aps701CelCost::describe)
@@ -154,6 +165,11 @@ public final class Aps701CelCost implements SafetyRule {
                 + ". Fix: make the expensive expressions cheaper (see the per-expression APS701 findings) or spread the "
                 + "checks over several policies (each has its own budget)";
         return finding(certain, failsOpen(object, root, field), object, field, m);
+    }
+
+    /** The risk model's silent case: fails closed, not certain, and only a near-limit request gets there. */
+    private static boolean reportable(boolean certain, boolean failsOpen, boolean superlinear) {
+        return certain || failsOpen || superlinear;
     }
 
     private Finding finding(boolean certain, boolean failsOpen, RenderedObject object, String field, String message) {
@@ -205,8 +221,11 @@ public final class Aps701CelCost implements SafetyRule {
     private static String range(CostAnalysis a) {
         long min = a.estimate().min();
         long max = a.estimate().max();
-        return min == max ? number(max) : number(min) + " to " + (max == Long.MAX_VALUE ? "unbounded" : number(max));
+        return min == max ? number(max) : number(min) + " to " + (max >= UNBOUNDED ? "unbounded" : number(max));
     }
+
+    /** Past this an estimate has saturated (cel-go's arithmetic stops at the largest uint64): say unbounded. */
+    private static final long UNBOUNDED = 1_000_000_000_000_000L;
 
     private static String number(long n) {
         return String.format(Locale.ROOT, "%,d", n);

@@ -46,11 +46,29 @@ class Aps701CelCostTest {
     }
 
     @Test
-    void failClosedPolicyGetsANote() {
-        List<Finding> f = run(vap("Fail", "object.spec.containers.all(c, c.image.matches('^registry[.]example[.]com/.+$'))"));
+    void failClosedLoopThatGrowsFasterThanItsInputGetsANote() {
+        List<Finding> f = run(vap("Fail", "object.spec.containers.all(c, object.spec.containers.exists(d, d.name == c.name))"));
         assertEquals(1, f.size(), f.toString());
         assertEquals(Severity.INFO, f.get(0).severity());
         assertTrue(f.get(0).message().contains("such a request is denied"), f.get(0).message());
+        assertTrue(f.get(0).message().contains("grows faster than the input"), f.get(0).message());
+    }
+
+    @Test
+    void failClosedLinearLoopIsSilent() {
+        // only a request built to be near 3 MiB reaches the limit, and it is denied: no risk to name
+        assertEquals(List.of(), run(vap("Fail", "object.spec.containers.all(c, c.image.matches('^registry[.]example[.]com/.+$'))")));
+        assertEquals(List.of(), run(vap("Fail", "object.spec.containers.all(c, c.env.all(e, e.name != 'DEBUG'))")));
+    }
+
+    @Test
+    void labelLookupsAreMapLookupsNotScans() {
+        // metadata.labels is a map in every object: `in` and indexing are lookups, whatever the checker's dyn
+        assertEquals(List.of(), run(vap("Ignore", "!has(object.metadata.labels) || !('owner' in object.metadata.labels)")));
+        assertEquals(List.of(), run(vap("Ignore", "object.metadata.labels['team'] == 'a'")));
+        assertEquals(List.of(), run(vap("Ignore", "'team' in object.spec.template.metadata.labels")));
+        // a dyn list that is not metadata is still priced as the scan it can be
+        assertEquals(1, run(vap("Ignore", "'x' in object.spec.tags")).size());
     }
 
     @Test

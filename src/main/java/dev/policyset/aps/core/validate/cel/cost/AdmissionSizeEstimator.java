@@ -67,6 +67,42 @@ public final class AdmissionSizeEstimator implements SizeEstimator {
         return copy;
     }
 
+    /**
+     * The same estimator with the request-bounded inputs of the last estimate bounded {@code factor} times
+     * tighter, as if the request were that much smaller: the estimate's growth with the request's size.
+     * Paths inside items ({@code containers[*].image}) keep their bound: the items of a list share the request's
+     * bytes with each other, so a loop over the list that reads each item is linear in the request although the
+     * estimate multiplies the item count by the largest item.
+     */
+    public AdmissionSizeEstimator scaledDown(long factor) {
+        AdmissionSizeEstimator copy = new AdmissionSizeEstimator(guards);
+        copy.overrides.putAll(overrides);
+        for (Map.Entry<List<String>, Unbounded> e : unbounded.entrySet()) {
+            if (e.getKey().stream().anyMatch(segment -> segment.startsWith("@"))) {
+                continue;
+            }
+            long bound = switch (e.getValue()) {
+                case LIST -> MAX_LIST_ITEMS;
+                case MAP -> MAX_MAP_ENTRIES;
+                default -> MAX_STRING;
+            };
+            copy.overrides.putIfAbsent(e.getKey(), bound / factor);
+        }
+        return copy;
+    }
+
+    /**
+     * {@code metadata.labels} and {@code metadata.annotations} are maps wherever ObjectMeta appears (the object,
+     * a pod template, an item of a list of objects, a variable holding an object), whatever the schema:
+     * {@code 'team' in object.metadata.labels} is a map lookup.
+     */
+    @Override
+    public boolean isKnownMap(List<String> path) {
+        int n = path.size();
+        return n >= 3 && ROOTS.contains(path.get(0)) && path.get(n - 2).equals("metadata")
+                && (path.get(n - 1).equals("labels") || path.get(n - 1).equals("annotations"));
+    }
+
     /** The request-bounded paths the last estimate used, in the order asked. */
     public Map<List<String>, Unbounded> unbounded() {
         return unbounded;

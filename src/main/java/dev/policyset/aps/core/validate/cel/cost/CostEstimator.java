@@ -131,6 +131,7 @@ public final class CostEstimator {
             sum = sum.add(cost(call.target().get()));
             target = newAstNode(call.target().get());
         }
+        overloadIds = knownMapOverloads(call.function(), overloadIds, args);
         CostEstimate fnCost = new CostEstimate(Long.MAX_VALUE, 0);
         SizeEstimate resultSize = null;
         for (String overload : overloadIds) {
@@ -274,6 +275,27 @@ public final class CostEstimator {
             return "strings_quote";
         }
         return overloadId;
+    }
+
+    /**
+     * The overloads left once a {@code dyn} operand known to be a map ({@link SizeEstimator#isKnownMap}) rules out
+     * the list ones: {@code x in m} and {@code m[k]} on labels are lookups, not scans.
+     */
+    private List<String> knownMapOverloads(String function, List<String> overloadIds, List<CelExpr> args) {
+        int operand = switch (function) {
+            case "@in" -> 1;
+            case "_[_]" -> 0;
+            default -> -1;
+        };
+        if (operand < 0 || args.size() <= operand || overloadIds.size() < 2) {
+            return overloadIds;
+        }
+        List<String> path = path(args.get(operand));
+        if (path == null || !sizes.isKnownMap(path)) {
+            return overloadIds;
+        }
+        List<String> maps = overloadIds.stream().filter(id -> !id.endsWith("_list")).toList();
+        return maps.isEmpty() ? overloadIds : maps;
     }
 
     private static LibraryCosts.CallEstimate call(CostEstimate cost, SizeEstimate size) {

@@ -10,5 +10,14 @@ public interface SizeEstimator {
     /** The size range of {@code node}, or null when unknown. */
     SizeEstimate estimateSize(AstNode node);
 
+    /**
+     * Whether the value at {@code path} is known to be a map although the checker types it {@code dyn}: then
+     * {@code in} and indexing on it are the map overloads only (cel-go's estimate takes the union of every
+     * overload the checker left open, and prices {@code in} as a list scan).
+     */
+    default boolean isKnownMap(java.util.List<String> path) {
+        return false;
+    }
+
     SizeEstimator NONE = node -> null;
 }
