@@ -43,6 +43,17 @@ import java.util.stream.Collectors;
  */
 public final class Aps701CelCost implements SafetyRule {
     private static final KubernetesCelChecker CHECKER = new KubernetesCelChecker();
+    /**
+     * Estimates by compile result: the operator validates the same expressions on every reconcile, and an
+     * analysis re-estimates an expression once per driver and twice for its growth (bounded, least recently used).
+     */
+    private static final Map<KubernetesCelEnvironment.Compiled, CostAnalysis> ANALYSES =
+            java.util.Collections.synchronizedMap(new LinkedHashMap<>(64, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<KubernetesCelEnvironment.Compiled, CostAnalysis> eldest) {
+                    return size() > 4096;
+                }
+            });
 
     @Override
     public String id() {
@@ -82,7 +93,11 @@ public final class Aps701CelCost implements SafetyRule {
                     if (!compiled.ok()) {
                         continue; // the API-server rules report it
                     }
-                    analysis = CostAnalysis.of(compiled.ast());
+                    analysis = ANALYSES.get(compiled);
+                    if (analysis == null) { // estimated outside the lock: reconciles run in parallel
+                        analysis = CostAnalysis.of(compiled.ast());
+                        ANALYSES.put(compiled, analysis);
+                    }
                 } catch (RuntimeException ex) {
                     continue; // cel/Unchecked reports checker failures
                 }
