@@ -40,10 +40,13 @@ final class FindingPrinter {
 
     /**
      * @param showSkipped list the documents that are not admission objects too (one {@code input/Skipped} info
-     *                    each); they are always counted in the summary
+     *                    each); they are always counted in the summary, and JSON always lists them: the output
+     *                    contract (DESIGN §5) says other kinds are skipped with an info finding, and scripts
+     *                    that read JSON filter by severity. Text, SARIF and Code Quality reach people (a terminal,
+     *                    annotations on a pull request), who asked to see what matters.
      */
     static void print(Format format, ValidationRun.Result result, boolean showSkipped, PrintWriter out, boolean colour) {
-        List<LocatedFinding> findings = result.shown(showSkipped).stream().sorted(ORDER).toList();
+        List<LocatedFinding> findings = result.shown(showSkipped || format == Format.json).stream().sorted(ORDER).toList();
         switch (format) {
             case text -> text(findings, result, showSkipped, out, colour);
             case json -> out.println(write(json(findings, result)));

@@ -17,7 +17,8 @@ import java.util.concurrent.Callable;
         description = {"Validate AdmissionPolicySets and bare admission objects (ValidatingAdmissionPolicy, "
                 + "MutatingAdmissionPolicy, their bindings, Validating/MutatingWebhookConfiguration) without a cluster.",
                 "Everything given in one run is validated together: a binding in one file is paired with a policy in another.",
-                "Other kinds (Deployments, CRDs, ...) are skipped: counted in the summary, listed with --show-skipped."},
+                "Other kinds (Deployments, CRDs, ...) are skipped with an info finding (input/Skipped): counted in the "
+                        + "summary, listed in JSON output and, with --show-skipped, in the others."},
         footer = {"", "Examples:",
                 "  aps validate config/samples/",
                 "  kubectl kustomize overlays/prod | aps validate -",
@@ -33,8 +34,9 @@ final class ValidateCommand implements Callable<Integer> {
     List<Path> paths;
 
     @Option(names = "--show-skipped",
-            description = "Also list each document that is not an admission object (one info finding each); "
-                    + "by default they are only counted in the summary.")
+            description = "Also list each document that is not an admission object (one info finding each) in text, "
+                    + "sarif and codequality output; by default they are only counted in the summary. JSON output "
+                    + "always lists them.")
     boolean showSkipped;
 
     @picocli.CommandLine.ParentCommand
