@@ -13,7 +13,7 @@ import java.io.InputStream;
         mixinStandardHelpOptions = true,
         versionProvider = ApsCommand.Version.class,
         description = "Render, validate and test AdmissionPolicySets and admission objects without a cluster.",
-        subcommands = {RenderCommand.class, ValidateCommand.class, TestCommand.class, ChainCommand.class,
+        subcommands = {RenderCommand.class, ValidateCommand.class, TestCommand.class, ChainCommand.class, ReviewCommand.class,
                 ExplainCommand.class, CompletionCommand.class, BenchCommand.class, ParseBenchCommand.class,
                 CommandLine.HelpCommand.class},
         footer = {"", "Examples:",

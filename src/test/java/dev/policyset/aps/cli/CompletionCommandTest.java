@@ -14,12 +14,14 @@ class CompletionCommandTest {
         String script = r.out();
         assertTrue(script.startsWith("#!/usr/bin/env bash"), script.substring(0, 40));
         assertTrue(script.contains("complete -F _complete_aps"), "registers a completion function for aps");
-        for (String command : new String[] {"render", "validate", "explain", "completion"}) {
+        for (String command : new String[] {"render", "validate", "explain", "completion", "chain", "review"}) {
             assertTrue(script.contains(command), command);
         }
         assertTrue(script.contains("--output") && script.contains("sarif") && script.contains("codequality"),
                 "the output formats are completion candidates");
         assertTrue(script.contains("--kube-version"));
+        assertTrue(script.contains("--send-unmatched") && script.contains("validating"),
+                "aps review's options and its --type values are completed too");
     }
 
     @Test

@@ -15,15 +15,33 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A {@code JSONPatch} mutation applied as {@code mutating/patch/json_patch.go: jsonPatcher.Patch} does: the list
- * of {@code JSONPatch{op, path, from, value}} values becomes an RFC 6902 patch (zjsonpatch, strict: no
- * compatibility flags); a failed {@code test} operation leaves the object unchanged without error; any other
- * failure is {@code JSONPath: <error>} (upstream's wording).
+ * RFC 6902 JSON Patch, applied as the API server applies it (zjsonpatch, strict: no compatibility flags), for its
+ * two users:
+ * <ul>
+ *   <li>a MutatingAdmissionPolicy's {@code JSONPatch} mutation ({@link #apply(ObjectNode, Object)}), as
+ *       {@code mutating/patch/json_patch.go: jsonPatcher.Patch} does: the list of {@code JSONPatch{op, path, from,
+ *       value}} values becomes the patch; a failed {@code test} operation leaves the object unchanged without error;
+ *       any other failure is {@code JSONPath: <error>} (upstream's wording);</li>
+ *   <li>a mutating webhook's {@code response.patch} ({@link #applyWebhookPatch}), as
+ *       {@code webhook/mutating/dispatcher.go: callAttrMutatingHook} does with evanphx/json-patch v4
+ *       {@code DecodePatch(...).Apply(...)}: every failure, a failed {@code test} included, is an error.</li>
+ * </ul>
  */
-final class JsonPatches {
-    record Patched(ObjectNode object, String error) {}
+public final class JsonPatches {
+    /** The patched object, or (object null) why the patch does not apply. */
+    public record Patched(ObjectNode object, String error) {}
 
     private JsonPatches() {}
+
+    /**
+     * A webhook's decoded patch applied to {@code object}; the error (no {@code JSONPath:} prefix) names the operation
+     * that failed. {@code patch} must be an array (the caller reports anything else as undecodable, as upstream's
+     * {@code DecodePatch} does).
+     */
+    public static Patched applyWebhookPatch(ObjectNode object, ArrayNode patch) {
+        Patched p = applyOperations(object, patch, false);
+        return p.error() == null ? p : new Patched(null, p.error().substring("JSONPath: ".length()));
+    }
 
     static Patched apply(ObjectNode object, Object celPatches) {
         ArrayNode patch = JsonNodeFactory.instance.arrayNode();
@@ -42,12 +60,18 @@ final class JsonPatches {
                 }
             }
         }
+        return applyOperations(object, patch, true);
+    }
+
+    private static Patched applyOperations(ObjectNode object, ArrayNode patch, boolean failedTestLeavesObject) {
+        int index = -1;
         try {
             JsonNode result = object;
             for (JsonNode op : patch) {
+                index++;
                 String missing = missingTarget(result, op);
                 if (missing != null) {
-                    return new Patched(null, "JSONPath: " + missing);
+                    return new Patched(null, "JSONPath: " + (failedTestLeavesObject ? "" : "operation " + index + ": ") + missing);
                 }
                 ArrayNode one = JsonNodeFactory.instance.arrayNode().add(op);
                 result = JsonPatch.apply(one, result, EnumSet.noneOf(CompatibilityFlags.class));
@@ -57,10 +81,21 @@ final class JsonPatches {
             }
             return new Patched((ObjectNode) result, null);
         } catch (JsonPatchApplicationException e) {
-            if (isTestFailure(patch, e)) {
+            if (failedTestLeavesObject && isTestFailure(patch, e)) {
                 return new Patched(object, null);
             }
-            return new Patched(null, "JSONPath: " + e.getMessage());
+            return new Patched(null, "JSONPath: " + (failedTestLeavesObject ? "" : "operation " + index + " ("
+                    + patch.get(index).path("op").asText("") + " " + patch.get(index).path("path").asText("") + "): ")
+                    + e.getMessage());
+        } catch (RuntimeException e) {
+            // A webhook's patch is anyone's bytes: whatever zjsonpatch throws for a malformed operation is reported
+            // as an error of the patch (upstream: an internal error of the request), never as a crash. A policy's
+            // patch was type-checked; its exceptions keep propagating as before.
+            if (failedTestLeavesObject) {
+                throw e;
+            }
+            return new Patched(null, "JSONPath: " + (failedTestLeavesObject ? "" : "operation " + index + ": ")
+                    + e.getClass().getSimpleName() + ": " + e.getMessage());
         }
     }
 
