@@ -12,7 +12,7 @@ import java.io.InputStream;
 @Command(name = "aps",
         mixinStandardHelpOptions = true,
         versionProvider = ApsCommand.Version.class,
-        description = "Render, validate and test AdmissionPolicySets and admission objects without a cluster.",
+        description = "Render, validate and test AdmissionPolicySets and admission objects without a cluster; review a webhook's answers.",
         subcommands = {RenderCommand.class, ValidateCommand.class, TestCommand.class, ChainCommand.class, ReviewCommand.class,
                 ExplainCommand.class, CompletionCommand.class, BenchCommand.class, ParseBenchCommand.class,
                 CommandLine.HelpCommand.class},
@@ -24,6 +24,7 @@ import java.io.InputStream;
                 "  aps render --kube-version 1.34 policies/baseline.yaml",
                 "  aps test config/samples/tests/",
                 "  aps explain APS201",
+                "  aps review --url https://localhost:8443/validate --ca ca.crt --operation CREATE pod.yaml",
                 "  source <(aps completion bash)",
                 "",
                 "Exit codes: 0 no error findings, 1 error findings, 2 usage error or unreadable input."})

@@ -67,7 +67,9 @@ final class ReviewPrinter {
                     + " in " + run.http.elapsedMillis() + " ms");
         }
         ReviewResult r = run.result;
-        out.println();
+        if (run.review != null) {
+            out.println();
+        }
         if (r != null && r.decision() != null) {
             ReviewResult.Decision d = r.decision();
             if (d.allowed()) {
