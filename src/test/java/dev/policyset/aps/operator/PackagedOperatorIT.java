@@ -30,7 +30,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The packaged operator (prod profile, so leader election is on) as a process against the extended mock server,
  * through what a cluster admin sees: start beside a set it cannot decode, a crash between dry run and apply, a
- * restart that takes over the Lease and converges, and SIGTERM. One scenario, because every start of the packaged
+ * restart that takes over the Lease and converges, a broken generation, SIGTERM, and a restart while that
+ * generation is still broken and a live object has been deleted. One scenario, because every start of the packaged
  * operator costs seconds (minutes on a busy machine). Runs after {@code package} (failsafe): it needs
  * target/quarkus-app.
  */
@@ -45,7 +46,7 @@ class PackagedOperatorIT {
     Path dir;
 
     @Test
-    void startsBesideAnUndecodableSetSurvivesACrashBetweenDryRunAndApplyAndExitsZeroOnSigterm() throws Exception {
+    void startsBesideAnUndecodableSetSurvivesACrashExitsZeroOnSigtermAndRestartsIntoABlockedGeneration() throws Exception {
         assertTrue(Files.isRegularFile(OperatorProcess.JAR), OperatorProcess.JAR + " is missing: run after package");
         Path kubeconfig = dir.resolve("kubeconfig");
         try (MockCluster cluster = MockCluster.start(kubeconfig, CRD, true)) {
@@ -94,6 +95,15 @@ class PackagedOperatorIT {
                 awaitReady(cluster, "restart", 2);
                 assertEquals("generation two", vapMessage(cluster, "restart-vap"));
 
+                // 3b. Generation 3 does not compile: blocked, and generation two stays in force.
+                cluster.client().resources(AdmissionPolicySet.class).withName("restart").edit(s -> {
+                    s.getSpec().getValidatingPolicies().get(0).getPolicy().getValidations().get(0)
+                            .setExpression("'team' in object.metadata.labels &&");
+                    return s;
+                });
+                awaitBlocked(cluster, "restart", 3);
+                assertEquals("generation two", vapMessage(cluster, "restart-vap"));
+
                 // 4. SIGTERM: stops, releases the Lease (fabric8's LeaderElector.release(): holder ""), exits 0.
                 Duration exit = second.terminate(Duration.ofSeconds(60));
                 assertNotNull(exit, () -> "still running 60 s after SIGTERM:\n" + second.log());
@@ -102,6 +112,25 @@ class PackagedOperatorIT {
                 assertTrue(exit.compareTo(EXIT) <= 0, "SIGTERM to exit took " + exit.toMillis() + " ms");
                 assertEquals(Optional.of(""), holder(cluster), () -> "the Lease was not released:\n" + second.log());
                 assertTrue(second.log().contains("Released the leader lease"), second::log);
+            }
+
+            // 5. While no operator runs, the live policy is deleted; generation 3 is still broken. A restarted operator
+            //    has only the cluster to go on (status.lastApplied): it restores generation two, applies nothing of
+            //    three, prunes nothing, and the set stays blocked.
+            cluster.client().genericKubernetesResources(ManagedKinds.context(AdmissionKind.VALIDATING_ADMISSION_POLICY, "v1"))
+                    .withName("restart-vap").delete();
+            try (OperatorProcess third = OperatorProcess.start(kubeconfig, "aps-it-third", dir.resolve("third.log"), Map.of())) {
+                awaitLeader(cluster, third, "aps-it-third");
+                await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(500)).until(() -> cluster.client()
+                        .genericKubernetesResources(ManagedKinds.context(AdmissionKind.VALIDATING_ADMISSION_POLICY, "v1"))
+                        .withName("restart-vap").get() != null);
+                assertEquals("generation two", vapMessage(cluster, "restart-vap"));
+                awaitBlocked(cluster, "restart", 3);
+                for (AdmissionKind kind : AdmissionKind.values()) {
+                    assertEquals(1, cluster.client().genericKubernetesResources(ManagedKinds.context(kind, kind.isMutatingPolicyKind()
+                            ? "v1beta1" : "v1")).withLabel(AdmissionPolicySet.SET_LABEL, "restart").list().getItems().size(),
+                            kind + " of generation two after the restart");
+                }
             }
         }
     }
@@ -126,6 +155,14 @@ class PackagedOperatorIT {
         awaitSet(cluster, name, s -> s.getStatus() != null && s.getStatus().getObservedGeneration() != null
                 && s.getStatus().getObservedGeneration() == generation && s.getStatus().getConditions().stream()
                 .anyMatch(c -> c.getType().equals("Ready") && c.getStatus().equals("True")));
+    }
+
+    /** The generation was seen and refused: Ready False, Stalled True (the last good objects stay). */
+    private static void awaitBlocked(MockCluster cluster, String name, long generation) {
+        awaitSet(cluster, name, s -> s.getStatus() != null && s.getStatus().getObservedGeneration() != null
+                && s.getStatus().getObservedGeneration() == generation
+                && s.getStatus().getConditions().stream().anyMatch(c -> c.getType().equals("Ready") && c.getStatus().equals("False"))
+                && s.getStatus().getConditions().stream().anyMatch(c -> c.getType().equals("Stalled") && c.getStatus().equals("True")));
     }
 
     private static void awaitSet(MockCluster cluster, String name, java.util.function.Predicate<AdmissionPolicySet> condition) {
