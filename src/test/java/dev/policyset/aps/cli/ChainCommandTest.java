@@ -76,7 +76,9 @@ class ChainCommandTest {
         JsonNode json = new ObjectMapper().readTree(web.out());
         assertEquals(35, json.path("latency").path("totalSeconds").asInt());
         assertTrue(json.path("latency").path("overBudget").asBoolean());
-        assertEquals("reinvocation round", json.path("steps").get(1).path("name").asText(), web.out());
+        assertEquals("NamespaceLifecycle", json.path("steps").get(0).path("name").asText(), web.out());
+        assertEquals("MUTATING", json.path("steps").get(0).path("phase").asText(), "NamespaceLifecycle is a mutating plugin");
+        assertEquals("reinvocation round", json.path("steps").get(2).path("name").asText(), web.out());
         JsonNode v = json.path("steps").get(json.path("steps").size() - 2);
         assertEquals("v.example.com", v.path("name").asText(), web.out());
         assertEquals(5, v.path("timeoutSeconds").asInt());

@@ -57,7 +57,7 @@ public final class AdmissionChain {
         boolean writes = request.operations().contains(Operation.CREATE) || request.operations().contains(Operation.UPDATE);
 
         for (BuiltinPlugin p : BuiltinPlugin.DEFAULT_ENABLED) {
-            if (p.mutates() && p.actsOn(request)) {
+            if (p.mutatesOn(request)) {
                 steps.add(ChainStep.builtin(ChainStep.Phase.MUTATING, ChainStep.Type.BUILTIN_PLUGIN, p.name(), p.does()));
             }
         }
@@ -91,7 +91,7 @@ public final class AdmissionChain {
                     "the mutated object is validated against the resource's schema (OpenAPI for custom resources)"));
         }
         for (BuiltinPlugin p : BuiltinPlugin.DEFAULT_ENABLED) {
-            if (p.validates() && p.actsOn(request)) {
+            if (p.validatesOn(request)) {
                 steps.add(ChainStep.builtin(ChainStep.Phase.VALIDATING, ChainStep.Type.BUILTIN_PLUGIN, p.name(), p.does()));
             }
         }

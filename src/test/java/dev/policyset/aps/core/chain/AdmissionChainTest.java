@@ -109,19 +109,19 @@ class AdmissionChainTest {
     @Test
     void stepsFollowTheApiServerOrder() {
         AdmissionChain.Result r = AdmissionChain.of(objects(WEBHOOKS), podCreate(Map.of("env", "prod")));
-        assertEquals(List.of("LimitRanger", "ServiceAccount", "Priority", "DefaultTolerationSeconds", "RuntimeClass",
-                        "a2.example.com", "a1.example.com", "z1.example.com", "reinvocation round",
-                        "schema and strategy validation", "NamespaceLifecycle", "LimitRanger", "ServiceAccount",
-                        "PodSecurity", "Priority", "RuntimeClass", "no-privileged", "fast.example.com",
-                        "slow.example.com", "ResourceQuota"),
+        assertEquals(List.of("NamespaceLifecycle", "LimitRanger", "ServiceAccount", "Priority", "DefaultTolerationSeconds",
+                        "RuntimeClass", "PodTopologyLabels", "a2.example.com", "a1.example.com", "z1.example.com",
+                        "reinvocation round", "schema and strategy validation", "LimitRanger", "ServiceAccount",
+                        "PodSecurity", "RuntimeClass", "no-privileged", "fast.example.com", "slow.example.com",
+                        "ResourceQuota"),
                 names(r.steps()), "built-in plugins in AllOrderedPlugins order, configurations by name, webhooks in list order");
-        ChainStep a2 = r.steps().get(5);
+        ChainStep a2 = r.steps().get(7);
         assertEquals("Ignore", a2.failurePolicy());
         assertEquals(3, a2.timeoutSeconds());
-        ChainStep a1 = r.steps().get(6);
+        ChainStep a1 = r.steps().get(8);
         assertEquals("Fail", a1.failurePolicy(), "the API server's default");
         assertEquals(10, a1.timeoutSeconds(), "the API server's default");
-        ChainStep reinvocation = r.steps().get(8);
+        ChainStep reinvocation = r.steps().get(10);
         assertEquals(List.of("MutatingWebhookConfiguration/zz-last z1.example.com"), reinvocation.reasons());
         ChainStep policy = r.steps().get(16);
         assertEquals(List.of("Deny", "Audit"), policy.validationActions());
@@ -166,7 +166,8 @@ class AdmissionChainTest {
     void aRequestNothingMatchesHasOnlyBuiltinSteps() {
         AdmissionChain.Result r = AdmissionChain.of(objects(WEBHOOKS),
                 AdmissionRequest.of("example.com", "v1", "widgets", Operation.DELETE).inNamespace("team-a", Map.of()));
-        assertEquals(List.of("NamespaceLifecycle"), names(r.steps()), "no schema validation and no quota on DELETE");
+        assertEquals(List.of(), names(r.steps()), "NamespaceLifecycle lets the DELETE of a namespaced object through "
+                + "untouched; no schema validation and no quota on DELETE");
         assertEquals(0, r.latency().totalSeconds());
         assertEquals(8, r.notReached().size(), "6 webhooks, 1 binding and the unbound policy");
     }
@@ -175,8 +176,8 @@ class AdmissionChainTest {
     void pluginsActOnTheirSubresourcesOnly() {
         AdmissionChain.Result binding = AdmissionChain.of(List.of(),
                 AdmissionRequest.of("", "v1", "pods", Operation.CREATE).withSubresource("binding").inNamespace("a", Map.of()));
-        assertEquals(List.of("PodTopologyLabels", "schema and strategy validation", "NamespaceLifecycle"),
-                names(binding.steps()), "the pods' own plugins and the quota do not act on pods/binding");
+        assertEquals(List.of("NamespaceLifecycle", "PodTopologyLabels", "schema and strategy validation"),
+                names(binding.steps()), "the pods' own plugins, PodSecurity and the quota do not act on pods/binding");
     }
 
     @Test
@@ -184,6 +185,61 @@ class AdmissionChainTest {
         AdmissionChain.Result r = AdmissionChain.of(List.of(),
                 AdmissionRequest.of("", "v1", "nodes", Operation.CREATE));
         assertEquals(List.of("TaintNodesByCondition", "schema and strategy validation"), names(r.steps()));
+    }
+
+    /** The table's plugins in one phase (ResourceQuota, a step of its own, left out). */
+    private static List<String> plugins(ChainStep.Phase phase, AdmissionRequest request) {
+        return AdmissionChain.of(List.of(), request).steps().stream()
+                .filter(s -> s.phase() == phase && s.type() == ChainStep.Type.BUILTIN_PLUGIN)
+                .map(ChainStep::name).filter(n -> !n.equals("ResourceQuota")).toList();
+    }
+
+    private static AdmissionRequest pods(Operation op, String subresource) {
+        return AdmissionRequest.of("", "v1", "pods", op).withSubresource(subresource).inNamespace("a", Map.of());
+    }
+
+    /** NamespaceLifecycle is a mutating plugin (Admit, no Validate): namespace/lifecycle/admission.go. */
+    @Test
+    void namespaceLifecycleRunsInTheMutatingPhaseAndGuardsOnlyWritesAndNamespaceDeletion() {
+        assertEquals(List.of("NamespaceLifecycle"), plugins(ChainStep.Phase.MUTATING,
+                AdmissionRequest.of("", "v1", "configmaps", Operation.UPDATE).inNamespace("a", Map.of())));
+        assertEquals(List.of(), plugins(ChainStep.Phase.VALIDATING,
+                AdmissionRequest.of("", "v1", "configmaps", Operation.UPDATE).inNamespace("a", Map.of())));
+        assertEquals(List.of("NamespaceLifecycle"), plugins(ChainStep.Phase.MUTATING,
+                AdmissionRequest.of("", "v1", "namespaces", Operation.DELETE).withName("kube-system")
+                        .inNamespace("kube-system", Map.of())), "deleting an immortal namespace is refused here");
+        assertEquals(List.of(), plugins(ChainStep.Phase.MUTATING,
+                AdmissionRequest.of("authorization.k8s.io", "v1", "localsubjectaccessreviews", Operation.CREATE)
+                        .inNamespace("a", Map.of())), "access reviews are always allowed");
+        assertEquals(List.of(), plugins(ChainStep.Phase.MUTATING, pods(Operation.CONNECT, "exec")),
+                "NamespaceLifecycle handles CREATE, UPDATE and DELETE only");
+    }
+
+    /** Each half of a plugin has its own filter (the plugin sources named in BuiltinPlugin). */
+    @Test
+    void pluginHalvesFollowTheirOwnFilters() {
+        // LimitRanger: no pod UPDATE (SupportsAttributes), pods/resize UPDATE, PVCs validated but never mutated
+        assertEquals(List.of("NamespaceLifecycle", "Priority", "DefaultTolerationSeconds"),
+                plugins(ChainStep.Phase.MUTATING, pods(Operation.UPDATE, "")));
+        assertEquals(List.of("LimitRanger"), plugins(ChainStep.Phase.MUTATING, pods(Operation.UPDATE, "resize"))
+                .stream().filter(n -> !n.equals("NamespaceLifecycle")).toList());
+        assertEquals(List.of("LimitRanger", "PodSecurity", "PodResizeValidator"),
+                plugins(ChainStep.Phase.VALIDATING, pods(Operation.UPDATE, "resize")));
+        AdmissionRequest claimUpdate = AdmissionRequest.of("", "v1", "persistentvolumeclaims", Operation.UPDATE)
+                .inNamespace("a", Map.of());
+        assertEquals(List.of("NamespaceLifecycle"), plugins(ChainStep.Phase.MUTATING, claimUpdate));
+        assertEquals(List.of("LimitRanger", "PersistentVolumeClaimResize"), plugins(ChainStep.Phase.VALIDATING, claimUpdate));
+        // ServiceAccount: mutates pods on CREATE only, validates ephemeral containers on UPDATE
+        assertEquals(List.of("ServiceAccount", "PodSecurity"),
+                plugins(ChainStep.Phase.VALIDATING, pods(Operation.UPDATE, "ephemeralcontainers")));
+        assertFalse(plugins(ChainStep.Phase.MUTATING, pods(Operation.UPDATE, "ephemeralcontainers")).contains("ServiceAccount"));
+        // Priority: Admit on pods, Validate on priorityclasses
+        assertFalse(plugins(ChainStep.Phase.VALIDATING, pods(Operation.CREATE, "")).contains("Priority"));
+        AdmissionRequest priorityClass = AdmissionRequest.of("scheduling.k8s.io", "v1", "priorityclasses", Operation.CREATE);
+        assertEquals(List.of(), plugins(ChainStep.Phase.MUTATING, priorityClass));
+        assertEquals(List.of("Priority"), plugins(ChainStep.Phase.VALIDATING, priorityClass));
+        // PodSecurity ignores exec, attach, binding, eviction, log, portforward, proxy and status
+        assertFalse(plugins(ChainStep.Phase.VALIDATING, pods(Operation.UPDATE, "status")).contains("PodSecurity"));
     }
 
     @Test
