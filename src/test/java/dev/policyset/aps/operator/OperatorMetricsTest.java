@@ -1,0 +1,54 @@
+package dev.policyset.aps.operator;
+
+import dev.policyset.aps.core.validate.Finding;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class OperatorMetricsTest {
+    @Test
+    void findingsGaugeCountsEverySetWhenReconcilesReportInParallel() throws Exception {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        OperatorMetrics metrics = new OperatorMetrics(registry);
+        int sets = 400;
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        List<Future<?>> done = new ArrayList<>();
+        for (int i = 0; i < sets; i++) {
+            String set = "set-" + i;
+            done.add(pool.submit(() -> metrics.observe(set, List.of(
+                    Finding.info("APS701", "ValidatingAdmissionPolicy/" + set, "spec", "costly"),
+                    Finding.warning("APS402", "ValidatingAdmissionPolicy/" + set, "", "no binding")), 6)));
+        }
+        for (Future<?> f : done) {
+            f.get();
+        }
+        pool.shutdown();
+        assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS));
+
+        assertEquals(sets, gauge(registry, "APS701", "info").value());
+        assertEquals(sets, gauge(registry, "APS402", "warning").value());
+        assertEquals(6.0 * sets, registry.get("aps.owned.objects").gauge().value());
+
+        metrics.forget("set-0");
+        assertEquals(sets - 1, gauge(registry, "APS701", "info").value());
+        for (int i = 1; i < sets; i++) {
+            metrics.observe("set-" + i, List.of(), 6);
+        }
+        assertNull(registry.find("aps.findings").tags("rule", "APS701").gauge(), "a rule with no findings left has no row");
+    }
+
+    private static Gauge gauge(SimpleMeterRegistry registry, String rule, String severity) {
+        return registry.get("aps.findings").tags("rule", rule, "severity", severity).gauge();
+    }
+}
