@@ -41,6 +41,7 @@ class ReviewCommandTest {
     static Path dir;
     static TestCertificates.Pair local;
     static TestCertificates.Pair service;
+    static TestCertificates.Pair legacy;
     static WebhookTestServer https;
     static WebhookTestServer serviceHttps;
     static WebhookTestServer http;
@@ -49,7 +50,8 @@ class ReviewCommandTest {
     @BeforeAll
     static void start() throws Exception {
         local = TestCertificates.create(dir, "local", "dns:localhost,ip:127.0.0.1");
-        service = TestCertificates.create(dir, "svc", "dns:hook.webhooks.svc");
+        service = TestCertificates.create(dir, "svc", "dns:hook.webhooks.svc,dns:image-checker.image-checker.svc");
+        legacy = TestCertificates.create(dir, "localhost", null);
         https = WebhookTestServer.https(local.keystore());
         serviceHttps = WebhookTestServer.https(service.keystore());
         http = WebhookTestServer.http();
@@ -161,6 +163,8 @@ class ReviewCommandTest {
                     || r.out().contains("the API server refuses the request (500)"), c[0] + ": " + r.out());
             assertTrue(r.out().contains("clientConfig.url: the URL's scheme is http"), "plain HTTP is flagged: " + r.out());
         }
+        RenderCommandTest.Run text = review("--url", http.base() + "/not-json", "--operation", "CREATE", deployment.toString());
+        assertTrue(text.out().contains("warning  http.contentType: Content-Type is \"text/plain\""), text.out());
     }
 
     @Test
@@ -191,6 +195,46 @@ class ReviewCommandTest {
         assertEquals(ExitCodes.FINDINGS, wrongHost.exit(), wrongHost.out());
         assertTrue(wrongHost.out().contains("x509: cannot validate certificate for 127.0.0.1 because it doesn't contain any IP SANs"),
                 wrongHost.out());
+    }
+
+    /** Java's HTTPS check would accept a name in the Common Name only; Go (the API server) does not. */
+    @Test
+    void aCommonNameWithoutSubjectAltNamesIsRefusedAsGoRefusesIt() throws Exception {
+        try (WebhookTestServer cnOnly = WebhookTestServer.https(legacy.keystore())) {
+            RenderCommandTest.Run r = review("--url", "https://localhost:" + cnOnly.port() + "/allow", "--ca",
+                    legacy.pem().toString(), "--operation", "CREATE", deployment.toString());
+            assertEquals(ExitCodes.FINDINGS, r.exit(), r.out() + r.err());
+            assertTrue(r.out().contains("x509: certificate relies on legacy Common Name field, use SANs instead"), r.out());
+            assertTrue(r.out().contains("with failurePolicy Fail (the default) the API server refuses the request"), r.out());
+        }
+    }
+
+    /** An AdmissionPolicySet as --config: its rendered webhook, namespace exclusions and matchConditions. */
+    @Test
+    void anAdmissionPolicySetIsAConfigurationToo() throws Exception {
+        Path pod = dir.resolve("pod.yaml");
+        Files.writeString(pod, """
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: p}
+                spec:
+                  containers: [{name: c, image: nginx}]
+                """);
+        String set = "config/samples/image-checker-webhook.yaml";
+        String hook = "images.image-checker.example.com";
+        RenderCommandTest.Run own = review("--config", set, "--webhook", hook, "--url", serviceHttps.base(),
+                "--ca", service.pem().toString(), "--operation", "CREATE", "-n", "image-checker", pod.toString());
+        assertEquals(ExitCodes.FINDINGS, own.exit(), own.out() + own.err());
+        assertTrue(own.out().contains("namespaceSelector excludes namespace image-checker"), own.out());
+        assertTrue(own.out().contains("Sent: nothing"), own.out());
+        serviceHttps.on("/validate-images", r -> WebhookTestServer.Reply.json(WebhookTestServer.answer(r, true)));
+        RenderCommandTest.Run tenant = review("--config", set, "--webhook", hook, "--url", serviceHttps.base(),
+                "--ca", service.pem().toString(), "--operation", "CREATE", "-n", "team-a", pod.toString());
+        assertTrue(tenant.out().contains("Sent: POST " + serviceHttps.base() + "/validate-images?timeout=5s"), tenant.out());
+        assertTrue(tenant.out().contains("skip-node-identities"), "the matchCondition left open is named: " + tenant.out());
+        assertEquals(ExitCodes.OK, tenant.exit(), tenant.out() + tenant.err());
+        assertTrue(tenant.out().contains("Decision: allowed"), tenant.out());
+        assertEquals("team-a", serviceHttps.received("/validate-images").path("request").path("namespace").asText());
     }
 
     @Test

@@ -130,8 +130,9 @@ public record BuiltinPlugin(String name, List<Target> mutating, List<Target> val
                     "adds the default not-ready/unreachable tolerations"),
             new BuiltinPlugin("DefaultStorageClass", on(CREATE, "core/persistentvolumeclaims"), List.of(),
                     "plugin/pkg/admission/storage/storageclass/setdefault/admission.go", "sets the default StorageClass"),
-            new BuiltinPlugin("StorageObjectInUseProtection",
-                    on(CREATE, "core/persistentvolumes", "core/persistentvolumeclaims"), List.of(),
+            // Admit: PVs, PVCs and (feature gate VolumeAttributesClass, GA in 1.34) VolumeAttributesClasses.
+            new BuiltinPlugin("StorageObjectInUseProtection", on(CREATE, "core/persistentvolumes",
+                    "core/persistentvolumeclaims", "storage.k8s.io/volumeattributesclasses"), List.of(),
                     "plugin/pkg/admission/storage/storageobjectinuseprotection/admission.go",
                     "adds the in-use protection finalizer"),
             new BuiltinPlugin("PersistentVolumeClaimResize", List.of(), on(UPDATE, "core/persistentvolumeclaims"),

@@ -238,6 +238,9 @@ class AdmissionChainTest {
         AdmissionRequest priorityClass = AdmissionRequest.of("scheduling.k8s.io", "v1", "priorityclasses", Operation.CREATE);
         assertEquals(List.of(), plugins(ChainStep.Phase.MUTATING, priorityClass));
         assertEquals(List.of("Priority"), plugins(ChainStep.Phase.VALIDATING, priorityClass));
+        // StorageObjectInUseProtection protects VolumeAttributesClasses too
+        assertEquals(List.of("StorageObjectInUseProtection"), plugins(ChainStep.Phase.MUTATING,
+                AdmissionRequest.of("storage.k8s.io", "v1", "volumeattributesclasses", Operation.CREATE)));
         // PodSecurity ignores exec, attach, binding, eviction, log, portforward, proxy and status
         assertFalse(plugins(ChainStep.Phase.VALIDATING, pods(Operation.UPDATE, "status")).contains("PodSecurity"));
     }
