@@ -34,6 +34,8 @@ class TestCommandTest {
         RenderCommandTest.Run r = run("test", "config/samples/tests/");
         assertEquals(ExitCodes.OK, r.exit(), r.out() + r.err());
         assertTrue(r.out().contains("PASS  a privileged pod is allowed with a warning"), r.out());
+        // default-image-pull-policy: object.spec.containers.indexOf(c) on a dyn list
+        assertTrue(r.out().contains("PASS  containers without an imagePullPolicy get IfNotPresent"), r.out());
     }
 
     @Test

@@ -4,6 +4,7 @@ import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelFunctionBinding;
 import dev.cel.runtime.CelRuntimeBuilder;
 import dev.cel.runtime.CelRuntimeLibrary;
+import dev.policyset.aps.core.validate.cel.lib.ListsLibrary;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -33,14 +34,19 @@ final class GoStrings implements CelRuntimeLibrary {
     public void setRuntimeOptions(CelRuntimeBuilder runtime) {
         runtime.addFunctionBindings(CelFunctionBinding.fromOverloads("charAt",
                 CelFunctionBinding.from("string_char_at_int", String.class, Long.class, GoStrings::charAt)));
+        // The name binding is what cel-java's planner calls when the checker left several overloads open (a dyn
+        // receiver): it must hold every library's overload of the name, the lists library's list.indexOf(A) too,
+        // as cel-go's dispatcher does (one function, overloads from both libraries).
         runtime.addFunctionBindings(CelFunctionBinding.fromOverloads("indexOf",
                 CelFunctionBinding.from("string_index_of_string", String.class, String.class, (s, sub) -> indexOf(s, sub, 0)),
                 CelFunctionBinding.from("string_index_of_string_int", List.of(String.class, String.class, Long.class),
-                        args -> indexOf((String) args[0], (String) args[1], (Long) args[2]))));
+                        args -> indexOf((String) args[0], (String) args[1], (Long) args[2])),
+                ListsLibrary.indexOfBinding(false)));
         runtime.addFunctionBindings(CelFunctionBinding.fromOverloads("lastIndexOf",
                 CelFunctionBinding.from("string_last_index_of_string", String.class, String.class, this::lastIndexOf),
                 CelFunctionBinding.from("string_last_index_of_string_int", List.of(String.class, String.class, Long.class),
-                        args -> lastIndexOf((String) args[0], (String) args[1], (Long) args[2]))));
+                        args -> lastIndexOf((String) args[0], (String) args[1], (Long) args[2])),
+                ListsLibrary.indexOfBinding(true)));
         runtime.addFunctionBindings(CelFunctionBinding.fromOverloads("lowerAscii",
                 CelFunctionBinding.from("string_lower_ascii", String.class, s -> mapAscii(s, true))));
         runtime.addFunctionBindings(CelFunctionBinding.fromOverloads("upperAscii",

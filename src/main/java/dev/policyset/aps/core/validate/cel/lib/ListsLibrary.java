@@ -80,11 +80,9 @@ public final class ListsLibrary extends AbstractKubeLibrary {
             groups.computeIfAbsent("min", k -> new ArrayList<>()).add(id);
         }
         add("indexOf", newMemberOverload("list_a_index_of_int", SimpleType.INT, ListType.create(A), A),
-                CelFunctionBinding.from("list_a_index_of_int", List.class, Object.class,
-                        (list, item) -> indexOf(list, item, false)));
+                indexOfBinding(false));
         add("lastIndexOf", newMemberOverload("list_a_last_index_of_int", SimpleType.INT, ListType.create(A), A),
-                CelFunctionBinding.from("list_a_last_index_of_int", List.class, Object.class,
-                        (list, item) -> indexOf(list, item, true)));
+                indexOfBinding(true));
         if (version >= 1) {
             add("includes", newMemberOverload("list_includes_dyn_dyn", SimpleType.BOOL, SimpleType.DYN, SimpleType.DYN),
                     CelFunctionBinding.from("list_includes_dyn_dyn", Object.class, Object.class, ListsLibrary::includes));
@@ -180,6 +178,17 @@ public final class ListsLibrary extends AbstractKubeLibrary {
             throw error("%s called on empty list", op);
         }
         return result;
+    }
+
+    /**
+     * The {@code list.indexOf(A)} ({@code last}: {@code lastIndexOf}) implementation under its overload id. The
+     * strings runtime ({@code core.validate.cel.GoStrings}) owns the name {@code indexOf} for dispatch on a
+     * {@code dyn} receiver and includes this binding there, so that {@code object.spec.containers.indexOf(c)}
+     * reaches it as cel-go does.
+     */
+    public static CelFunctionBinding indexOfBinding(boolean last) {
+        String id = last ? "list_a_last_index_of_int" : "list_a_index_of_int";
+        return CelFunctionBinding.from(id, List.class, Object.class, (list, item) -> indexOf(list, item, last));
     }
 
     private static Object indexOf(List<?> list, Object item, boolean last) {

@@ -1,6 +1,9 @@
 package dev.policyset.aps.core.validate.cel.lib;
 
 import com.google.common.primitives.UnsignedLong;
+import dev.policyset.aps.core.model.KubeVersion;
+import dev.policyset.aps.core.validate.cel.CelEvaluator;
+import dev.policyset.aps.core.validate.cel.KubernetesCelEnvironment;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -64,6 +67,41 @@ class ListsLibraryTest {
         assertEquals(-1L, cel.eval("[].indexOf('string')"));
         assertEquals(2L, cel.eval("[[1], [2], [1]].lastIndexOf([1])"));
         assertEquals(1L, cel.eval("[1, 2].indexOf(dyn(2.0))"), "heterogeneous equality");
+    }
+
+    /**
+     * A dyn receiver (object, params, a variable) leaves both {@code string.indexOf(string)} and
+     * {@code list(A).indexOf(A)} open to the checker; cel-go then dispatches on the runtime value
+     * ({@code interpreter/interpretable.go: evalVarArgs} tries each overload's operand trait), so a list of
+     * containers finds its element and a string still finds its substring.
+     */
+    @Test
+    void indexOfOnDynListDispatchesToTheListOverload() {
+        for (KubeVersion version : List.of(new KubeVersion(1, 30), new KubeVersion(1, 36), new KubeVersion(1, 37))) {
+            KubernetesCelEnvironment env = KubernetesCelEnvironment.create(version,
+                    KubernetesCelEnvironment.Declarations.validation());
+            Map<String, Object> c1 = Map.of("name", "a");
+            Map<String, Object> c2 = Map.of("name", "b", "image", "x");
+            Map<String, Object> object = Map.of("spec", Map.of("containers", List.of(c1, c2, c1)), "s", "banana");
+            CelEvaluator.Activation activation = new CelEvaluator.Activation(object, null,
+                    Map.of("name", "b", "sub", "an"), null, null, null, null);
+            assertEquals(1L, eval(env, "object.spec.containers.indexOf(object.spec.containers[1])", activation), version.toString());
+            assertEquals(2L, eval(env, "object.spec.containers.lastIndexOf(object.spec.containers[0])", activation));
+            assertEquals(List.of(1L), eval(env, "object.spec.containers.filter(c, c.name == params.name)"
+                    + ".map(c, object.spec.containers.indexOf(c))", activation));
+            assertEquals(1L, eval(env, "object.spec.containers.map(c, c.name).indexOf(params.name)", activation));
+            assertEquals(-1L, eval(env, "object.spec.containers.map(c, c.name).indexOf('zz')", activation));
+            assertEquals(1L, eval(env, "object.s.indexOf(params.sub)", activation), "a dyn string still finds its substring");
+            assertEquals(3L, eval(env, "object.s.lastIndexOf(params.sub)", activation));
+            assertEquals(3L, eval(env, "object.s.indexOf(params.sub, 2)", activation));
+        }
+    }
+
+    private static Object eval(KubernetesCelEnvironment env, String expression, CelEvaluator.Activation activation) {
+        CelEvaluator.Result r = CelEvaluator.evaluate(env, expression, activation);
+        assertEquals(null, r.compileError(), expression);
+        assertEquals(null, r.error(), expression);
+        return r.value();
     }
 
     @Test
