@@ -24,11 +24,14 @@ import java.util.concurrent.Callable;
                 "  aps test config/samples/tests/",
                 "  aps test --output json policies/tests/ > results.json",
                 "  aps test --junit aps-test.xml policies/",
+                "  generate-tests | aps test -      (paths in a test read from stdin are relative to the current directory)",
                 "",
                 "Exit codes: 0 all cases pass, 1 a case fails, 2 usage error or a test file that cannot be read or parsed."})
 final class TestCommand implements Callable<Integer> {
     @Parameters(paramLabel = "PATH", arity = "1..*",
-            description = "Test files, or directories searched recursively for them.")
+            description = {"Test files, or directories searched recursively for them.",
+                    "- reads one test file from standard input (once; named <stdin>); the paths it names are relative "
+                            + "to the current directory."})
     List<Path> paths;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", defaultValue = "text",
@@ -44,11 +47,15 @@ final class TestCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
+    @picocli.CommandLine.ParentCommand
+    ApsCommand parent;
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        TestRun.Result result = TestRun.run(paths, kubeVersion.version);
+        InputFiles.requireStdinAtMostOnce(paths, spec.commandLine());
+        TestRun.Result result = TestRun.run(paths, parent.stdin(), kubeVersion.version);
         result.problems().forEach(p -> err.println("aps test: " + p.describe()));
         result.files().forEach(f -> f.test().problems().stream().map(Problem::describe)
                 .forEach(p -> err.println("aps test: " + p)));

@@ -17,9 +17,19 @@ import java.util.stream.Stream;
 final class TestFiles implements Loader {
     private final Path base;
 
-    TestFiles(Path testFile) {
+    private TestFiles(Path base) {
+        this.base = base;
+    }
+
+    /** The files of a test file: relative to its directory. */
+    static TestFiles beside(Path testFile) {
         Path parent = testFile.toAbsolutePath().getParent();
-        this.base = parent == null ? Path.of(".") : parent;
+        return new TestFiles(parent == null ? Path.of("").toAbsolutePath() : parent);
+    }
+
+    /** For a test read from standard input: it has no directory, so its paths are the working directory's. */
+    static TestFiles relativeToWorkingDirectory() {
+        return new TestFiles(Path.of("").toAbsolutePath());
     }
 
     @Override

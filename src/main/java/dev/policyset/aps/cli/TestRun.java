@@ -36,8 +36,12 @@ final class TestRun {
 
     private TestRun() {}
 
-    static Result run(List<Path> paths, KubeVersion version) {
-        InputFiles.Loaded loaded = InputFiles.load(paths);
+    /**
+     * @param stdin what a PATH of {@code -} reads; a test read from it names its files relative to the current
+     *              directory (it has no directory of its own)
+     */
+    static Result run(List<Path> paths, java.io.InputStream stdin, KubeVersion version) {
+        InputFiles.Loaded loaded = InputFiles.load(paths, stdin);
         List<Problem> problems = new ArrayList<>();
         for (InputFiles.Problem p : loaded.problems()) {
             problems.add(new Problem(p.file(), p.line() == null ? 1 : p.line(), p.message()));
@@ -47,9 +51,9 @@ final class TestRun {
         for (Document d : loaded.documents()) {
             PolicyTest test;
             if (PolicyTestReader.isPolicyTest(d)) {
-                test = PolicyTestReader.read(d, new TestFiles(Path.of(d.source())), version);
+                test = PolicyTestReader.read(d, files(d), version);
             } else if (Kaptest.isManifest(d)) {
-                test = Kaptest.read(d, new TestFiles(Path.of(d.source())), version);
+                test = Kaptest.read(d, files(d), version);
             } else {
                 continue;
             }
@@ -70,5 +74,10 @@ final class TestRun {
                     "no test files found: a test file has kind " + PolicyTestReader.KIND + " (see docs/testing.md)"));
         }
         return new Result(files, problems);
+    }
+
+    private static TestFiles files(Document d) {
+        return d.source().equals(InputFiles.STDIN_NAME) ? TestFiles.relativeToWorkingDirectory()
+                : TestFiles.beside(Path.of(d.source()));
     }
 }

@@ -153,4 +153,51 @@ class StdinInputTest {
         assertFalse(fromStdin.out().isEmpty());
         assertEquals(fromFile.out(), fromStdin.out());
     }
+
+    /** The shipped sample test as it would be piped in: its relative policy path rewritten for the working directory. */
+    private static String sampleTestFromTheWorkingDirectory() throws IOException {
+        String text = Files.readString(Path.of("config/samples/tests/baseline-security.test.yaml"));
+        assertTrue(text.contains("  - ../baseline-security.yaml\n"), text);
+        return text.replace("  - ../baseline-security.yaml\n", "  - config/samples/baseline-security.yaml\n");
+    }
+
+    @Test
+    void testReadsATestFileFromStdinWithPathsRelativeToTheWorkingDirectory() throws IOException {
+        RenderCommandTest.Run fromFile = run("test", "config/samples/tests/baseline-security.test.yaml");
+        RenderCommandTest.Run fromStdin = runWithStdin(stdin(sampleTestFromTheWorkingDirectory()), "test", "-");
+        assertEquals(ExitCodes.OK, fromStdin.exit(), fromStdin.out() + fromStdin.err());
+        assertTrue(fromStdin.out().contains("<stdin> (PolicyTest baseline-security)"), fromStdin.out());
+        assertEquals(fromFile.out().lines().filter(l -> l.contains("PASS")).toList(),
+                fromStdin.out().lines().filter(l -> l.contains("PASS")).toList());
+        assertTrue(fromStdin.out().contains("PASS  a plain pod passes every policy"), fromStdin.out());
+    }
+
+    @Test
+    void testFromStdinMixesWithFilesAndIsReadOnce() throws IOException {
+        RenderCommandTest.Run both = runWithStdin(stdin(sampleTestFromTheWorkingDirectory()), "test", "-o", "json",
+                "-", "config/samples/tests/mutating-defaults.test.yaml");
+        assertEquals(ExitCodes.OK, both.exit(), both.out() + both.err());
+        JsonNode files = JSON.readTree(both.out()).get("files");
+        assertEquals(2, files.size(), both.out());
+        assertEquals("<stdin>", files.get(0).get("file").asText(), files.get(0).toString());
+
+        RenderCommandTest.Run twice = runWithStdin(stdin(sampleTestFromTheWorkingDirectory()), "test", "-", "-");
+        assertEquals(ExitCodes.USAGE_OR_INPUT, twice.exit());
+        assertTrue(twice.err().contains("standard input can be read only once"), twice.err());
+    }
+
+    @Test
+    void testFromStdinReportsItsProblemsAsStdin() throws IOException {
+        // a path that only resolves beside the sample file: from stdin it is the working directory's, and missing
+        String unchanged = Files.readString(Path.of("config/samples/tests/baseline-security.test.yaml"));
+        RenderCommandTest.Run missing = runWithStdin(stdin(unchanged), "test", "-");
+        assertEquals(ExitCodes.USAGE_OR_INPUT, missing.exit(), missing.out() + missing.err());
+        assertTrue(missing.err().contains("aps test: <stdin>:9: "), missing.err());
+        assertTrue(missing.err().contains("../baseline-security.yaml"), missing.err());
+
+        RenderCommandTest.Run malformed = runWithStdin(stdin("apiVersion: aps.policyset.dev/v1alpha1\nkind: [unclosed\n"),
+                "test", "-");
+        assertEquals(ExitCodes.USAGE_OR_INPUT, malformed.exit());
+        assertTrue(malformed.err().contains("aps test: <stdin>:"), malformed.err());
+    }
 }
