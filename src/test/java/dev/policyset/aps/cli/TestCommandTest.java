@@ -38,6 +38,18 @@ class TestCommandTest {
         assertTrue(r.out().contains("PASS  containers without an imagePullPolicy get IfNotPresent"), r.out());
     }
 
+    /**
+     * The runtime cost limits where the API server applies them, in both dispatchers: the per-call limit, the
+     * policy budget shared by validations and messageExpressions, the auditAnnotations' and each mutation's own
+     * budget, the matchConditions' smaller one, and variables charged to their first reader.
+     */
+    @Test
+    void costLimitsAndBudgetsAsTheApiServerAppliesThem() {
+        RenderCommandTest.Run r = run("test", "src/test/resources/aps-test/cost");
+        assertEquals(ExitCodes.OK, r.exit(), r.out() + r.err());
+        assertEquals(11, r.out().lines().filter(l -> l.contains("PASS  ")).count(), r.out());
+    }
+
     @Test
     void wrongExpectationFailsWithADiff() {
         RenderCommandTest.Run r = run("test", "config/samples/failing-test/wrong-expectation.test.yaml");

@@ -1,6 +1,7 @@
 package dev.policyset.aps.core.evaluate;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.policyset.aps.core.validate.cel.CelEvaluator;
 import dev.policyset.aps.core.validate.cel.ExpressionKind;
 
 import java.util.ArrayList;
@@ -20,14 +21,25 @@ final class MatchConditions {
 
     private MatchConditions() {}
 
+    /**
+     * All conditions are evaluated first, in one run with their own budget ({@code celconfig.
+     * RuntimeCELCostBudgetMatchConditions}), then read in order. When the budget runs out the filter fails as a
+     * whole: under Fail that is the error, under Ignore the policy is skipped, whatever the conditions said.
+     */
     static Result evaluate(JsonNode conditions, PolicyExpressions.Context context, ExpressionKind kind, boolean fail) {
+        List<String> expressions = new ArrayList<>();
+        conditions.forEach(c -> expressions.add(c.path("expression").asText("")));
+        Expressions.ForInput evaluated = Expressions.forInput(context, kind, expressions, CelEvaluator.CostBudget.matchConditions());
+        if (evaluated.outOfBudget()) {
+            return new Result(false, null, fail ? evaluated.error() : null, List.of(evaluated.error()));
+        }
         List<String> errors = new ArrayList<>();
-        for (JsonNode c : conditions) {
-            Expressions r = Expressions.evaluate(context, kind, c.path("expression").asText(""));
+        for (int i = 0; i < expressions.size(); i++) {
+            Expressions r = evaluated.results().get(i);
             if (r.failed()) {
                 errors.add(r.error());
             } else if (Boolean.FALSE.equals(r.value())) {
-                return new Result(false, c.path("name").asText(""), null, errors);
+                return new Result(false, conditions.get(i).path("name").asText(""), null, errors);
             }
         }
         if (!errors.isEmpty()) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.ByteString;
 import dev.cel.common.values.NullValue;
+import dev.policyset.aps.core.validate.cel.CelEvaluator;
 import dev.policyset.aps.core.validate.cel.ExpressionKind;
 import dev.policyset.aps.core.yaml.Yaml;
 
@@ -13,7 +14,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** One {@code spec.mutations[i]} applied to the object: evaluate, then merge or patch. */
+/**
+ * One {@code spec.mutations[i]} applied to the object: evaluate, then merge or patch. Each mutation is its own
+ * {@code ForInput} with a whole {@code celconfig.RuntimeCELCostBudget} ({@code mutating/dispatcher.go: dispatchOne}
+ * calls {@code patcher.Patch(ctx, request, celconfig.RuntimeCELCostBudget)}) and its own variable cache, so a
+ * variable that reads {@code object} sees the object the previous mutation produced.
+ */
 final class Mutations {
     /** The object after the mutation, or the error (then the object is unchanged). */
     record Result(ObjectNode object, String error) {}
@@ -24,7 +30,12 @@ final class Mutations {
         String type = mutation.path("patchType").asText("");
         if (type.equals("ApplyConfiguration")) {
             String expression = mutation.path("applyConfiguration").path("expression").asText("");
-            Expressions r = Expressions.evaluate(context, ExpressionKind.MUTATION_APPLY_CONFIGURATION, expression);
+            Expressions.ForInput evaluated = Expressions.forInput(context, ExpressionKind.MUTATION_APPLY_CONFIGURATION,
+                    expression, CelEvaluator.CostBudget.perPolicy());
+            if (evaluated.outOfBudget()) {
+                return new Result(null, evaluated.error());
+            }
+            Expressions r = evaluated.results().get(0);
             if (r.failed()) {
                 return new Result(null, r.error());
             }
@@ -37,7 +48,12 @@ final class Mutations {
         }
         if (type.equals("JSONPatch")) {
             String expression = mutation.path("jsonPatch").path("expression").asText("");
-            Expressions r = Expressions.evaluate(context, ExpressionKind.MUTATION_JSON_PATCH, expression);
+            Expressions.ForInput evaluated = Expressions.forInput(context, ExpressionKind.MUTATION_JSON_PATCH,
+                    expression, CelEvaluator.CostBudget.perPolicy());
+            if (evaluated.outOfBudget()) {
+                return new Result(null, evaluated.error());
+            }
+            Expressions r = evaluated.results().get(0);
             if (r.failed()) {
                 return new Result(null, r.error());
             }

@@ -23,12 +23,12 @@ import java.util.Set;
  * compiled in the environments the API server compiles them in ({@link KubernetesCelChecker#environment}),
  * evaluated with {@link CelEvaluator}.
  *
- * <p><b>Variables</b> ({@code spec.variables}) are evaluated lazily and at most once per request and param,
- * as upstream's composition environment does ({@code k8s.io/apiserver/pkg/admission/plugin/cel/composition.go:
- * CompositionContext.GetVariable} caches each result in the context): an expression evaluates only the
- * variables it names (and those they name), a value computed for one expression is reused by the next, and a
- * variable that fails fails only the expressions that read it, with upstream's
- * {@code composited variable "x" fails to evaluate: ...}.
+ * <p><b>Variables</b> ({@code spec.variables}) are evaluated lazily and at most once per {@link Run}, as
+ * upstream's composition environment does ({@code k8s.io/apiserver/pkg/admission/plugin/cel/composition.go:
+ * compositionContext.Variables} gives each activation a {@code lazy.MapValue} that caches each result): an
+ * expression evaluates only the variables it names (and those they name), a value computed for one expression
+ * is reused by the next of the same run, and a variable that fails fails only the expressions that read it,
+ * with upstream's {@code composited variable "x" fails to evaluate: ...}.
  */
 public final class PolicyExpressions {
     private static final KubernetesCelChecker CHECKER = new KubernetesCelChecker();
@@ -81,20 +81,21 @@ public final class PolicyExpressions {
         return before;
     }
 
-    /** The evaluation state of one request: variable values and failures computed so far. */
+    /**
+     * One request and one param: the activation its expressions see. Variables are cached per {@link Run}, as
+     * upstream caches them per activation (below).
+     */
     public final class Context {
         private CelEvaluator.Activation activation;
-        private final Map<String, Object> values = new HashMap<>();
-        private final Map<String, String> failures = new HashMap<>();
 
         private Context(CelEvaluator.Activation activation) {
             use(activation);
         }
 
         /**
-         * Later expressions see {@code activation} (a MutatingAdmissionPolicy's next mutation sees the object
-         * the previous one produced), while variables already computed keep their values: upstream creates one
-         * composition context per policy invocation ({@code mutating/dispatcher.go: dispatchInvocations}).
+         * Later runs see {@code activation}: a MutatingAdmissionPolicy's next mutation sees the object the previous
+         * one produced ({@code mutating/dispatcher.go: dispatchOne} sets {@code VersionedObject}, and the next
+         * {@code ForInput} builds its activation from it).
          */
         public void use(CelEvaluator.Activation activation) {
             this.activation = new CelEvaluator.Activation(activation.object(), activation.oldObject(),
@@ -102,10 +103,51 @@ public final class PolicyExpressions {
                     null);
         }
 
-        /** Compiles (cached) and evaluates one expression of this policy. */
+        /**
+         * A fresh variable cache for one upstream {@code ForInput} (one list of expressions: the matchConditions,
+         * the validations, the messageExpressions, the auditAnnotations, one mutation): {@code cel/activation.go:
+         * newActivation} calls {@code compositionCtx.Variables(va)}, which makes a new {@code lazy.MapValue} per
+         * activation, so a variable is evaluated at most once per run and again in the next run.
+         */
+        public Run run() {
+            return new Run(activation);
+        }
+
+        /** Compiles (cached) and evaluates one expression in a run of its own. */
         public CelEvaluator.Result evaluate(ExpressionKind kind, String expression) {
+            return run().evaluate(kind, expression);
+        }
+    }
+
+    /** The evaluation state of one run: variable values, failures and the cost of computing them. */
+    public final class Run {
+        private final CelEvaluator.Activation activation;
+        private final Map<String, Object> values = new HashMap<>();
+        private final Map<String, String> failures = new HashMap<>();
+        private long variableCost;
+
+        private Run(CelEvaluator.Activation activation) {
+            this.activation = activation;
+        }
+
+        /**
+         * Compiles (cached) and evaluates one expression; the variables it reads are evaluated first (those not
+         * yet evaluated in this run), their cost kept apart ({@link #variableCost()}), as upstream's composition
+         * context reports it apart from the expression's own {@code ActualCost}.
+         */
+        public CelEvaluator.Result evaluate(ExpressionKind kind, String expression) {
+            variableCost = 0;
             KubernetesCelEnvironment env = environment(variables, kind);
             return evaluate(env, expression);
+        }
+
+        /**
+         * The runtime cost of the variables the last {@link #evaluate} computed (0 when it read none or only cached
+         * ones): {@code composition.go: compositionContext.GetAndResetCost}, each variable's {@code ActualCost}, a
+         * failed one's too.
+         */
+        public long variableCost() {
+            return variableCost;
         }
 
         private CelEvaluator.Result evaluate(KubernetesCelEnvironment env, String expression) {
@@ -130,7 +172,7 @@ public final class PolicyExpressions {
             if (result.error() != null) {
                 for (String name : used) {
                     if (failures.containsKey(name) && result.error().contains("no such key: " + name)) {
-                        return new CelEvaluator.Result(null, failures.get(name), null);
+                        return new CelEvaluator.Result(null, failures.get(name), null, result.cost());
                     }
                 }
             }
@@ -143,6 +185,7 @@ public final class PolicyExpressions {
             }
             KubernetesCelEnvironment env = environment(variablesBefore(name), ExpressionKind.VARIABLE);
             CelEvaluator.Result r = evaluate(env, variables.get(name));
+            variableCost += r.cost();
             if (r.compileError() != null) {
                 failures.put(name, "composited variable \"" + name + "\" fails to compile: " + r.compileError());
             } else if (r.error() != null) {

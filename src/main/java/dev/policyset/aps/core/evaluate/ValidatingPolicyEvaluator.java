@@ -1,6 +1,7 @@
 package dev.policyset.aps.core.evaluate;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.policyset.aps.core.validate.cel.CelEvaluator;
 import dev.policyset.aps.core.validate.cel.ExpressionKind;
 
 import java.util.ArrayList;
@@ -25,6 +26,14 @@ final class ValidatingPolicyEvaluator {
 
     private ValidatingPolicyEvaluator() {}
 
+    /**
+     * As {@code validator.Validate}: matchConditions with their own budget; the validations in one run with the
+     * policy budget ({@code celconfig.RuntimeCELCostBudget}); every messageExpression (of failing and passing
+     * validations alike) in a run with what the validations left; the auditAnnotations in a run with a whole
+     * budget of their own. A run that goes over its budget fails the policy with one error decision (under
+     * Ignore: admitted), except the messageExpressions', which turns every validation that did not fail itself
+     * into {@code failed messageExpression: <error>}.
+     */
     static Result validate(JsonNode spec, PolicyExpressions.Context context) {
         boolean fail = !"Ignore".equals(spec.path("failurePolicy").asText("Fail"));
         List<String> errors = new ArrayList<>();
@@ -39,29 +48,58 @@ final class ValidatingPolicyEvaluator {
             return new Result(false, match.failedCondition(), List.of(), List.of(), errors);
         }
 
-        List<PolicyDecision> decisions = new ArrayList<>();
         JsonNode validations = spec.path("validations");
+        List<String> expressions = new ArrayList<>();
+        List<String> messageExpressions = new ArrayList<>();
+        for (JsonNode v : validations) {
+            expressions.add(v.path("expression").asText(""));
+            String messageExpression = v.path("messageExpression").asText("");
+            messageExpressions.add(messageExpression.isEmpty() ? null : messageExpression);
+        }
+        Expressions.ForInput evaluated = Expressions.forInput(context, ExpressionKind.VALIDATION, expressions,
+                CelEvaluator.CostBudget.perPolicy());
+        if (evaluated.outOfBudget()) {
+            errors.add(evaluated.error());
+            return new Result(true, null, List.of(new PolicyDecision(fail, true, evaluated.error(), "", -1)), List.of(), errors);
+        }
+        Expressions.ForInput messages = Expressions.forInput(context, ExpressionKind.MESSAGE_EXPRESSION,
+                messageExpressions, evaluated.remaining());
+        if (messages.outOfBudget()) {
+            errors.add("messageExpression: " + messages.error());
+        }
+
+        List<PolicyDecision> decisions = new ArrayList<>();
         for (int i = 0; i < validations.size(); i++) {
             JsonNode v = validations.get(i);
-            String expression = v.path("expression").asText("");
-            Expressions result = Expressions.evaluate(context, ExpressionKind.VALIDATION, expression);
+            Expressions result = evaluated.results().get(i);
             if (result.failed()) {
                 errors.add(result.error());
                 decisions.add(new PolicyDecision(fail, true, result.error(), "", i));
+            } else if (messages.outOfBudget()) {
+                decisions.add(new PolicyDecision(fail, true, "failed messageExpression: " + messages.error(), "", i));
             } else if (!Boolean.TRUE.equals(result.value())) {
                 String reason = v.path("reason").asText("");
-                decisions.add(new PolicyDecision(true, false, message(v, context, errors), reason.isEmpty() ? "Invalid" : reason, i));
+                Expressions message = messages.results().get(i);
+                decisions.add(new PolicyDecision(true, false, message(v, message, errors), reason.isEmpty() ? "Invalid" : reason, i));
             } else {
                 decisions.add(new PolicyDecision(false, false, "", "", i));
             }
         }
 
-        List<AuditAnnotation> annotations = new ArrayList<>();
         JsonNode audit = spec.path("auditAnnotations");
+        List<String> valueExpressions = new ArrayList<>();
+        audit.forEach(a -> valueExpressions.add(a.path("valueExpression").asText("")));
+        Expressions.ForInput values = Expressions.forInput(context, ExpressionKind.AUDIT_ANNOTATION_VALUE,
+                valueExpressions, CelEvaluator.CostBudget.perPolicy());
+        if (values.outOfBudget()) {
+            // upstream returns this one decision alone: the validations' decisions are dropped
+            errors.add(values.error());
+            return new Result(true, null, List.of(new PolicyDecision(fail, true, values.error(), "", -1)), List.of(), errors);
+        }
+        List<AuditAnnotation> annotations = new ArrayList<>();
         for (int i = 0; i < audit.size(); i++) {
             String key = audit.get(i).path("key").asText("");
-            String valueExpression = audit.get(i).path("valueExpression").asText("");
-            Expressions result = Expressions.evaluate(context, ExpressionKind.AUDIT_ANNOTATION_VALUE, valueExpression);
+            Expressions result = values.results().get(i);
             if (result.failed()) {
                 errors.add(result.error());
                 if (fail) {
@@ -73,7 +111,7 @@ final class ValidatingPolicyEvaluator {
                     annotations.add(new AuditAnnotation(key, value, null));
                 }
             } else if (result.value() != null) {
-                annotations.add(new AuditAnnotation(key, null, "valueExpression '" + valueExpression
+                annotations.add(new AuditAnnotation(key, null, "valueExpression '" + valueExpressions.get(i)
                         + "' resulted in unsupported return type: " + result.value().getClass().getSimpleName()
                         + ". Return type must be either string or null."));
             }
@@ -85,14 +123,12 @@ final class ValidatingPolicyEvaluator {
      * The denial message: the messageExpression's result when it is a non-blank single-line string of at most
      * 5 KiB, else {@code message}, else {@code failed expression: <expression>} (validator.go).
      */
-    private static String message(JsonNode validation, PolicyExpressions.Context context, List<String> errors) {
+    private static String message(JsonNode validation, Expressions messageResult, List<String> errors) {
         String message = "";
-        String messageExpression = validation.path("messageExpression").asText("");
-        if (!messageExpression.isEmpty()) {
-            Expressions result = Expressions.evaluate(context, ExpressionKind.MESSAGE_EXPRESSION, messageExpression);
-            if (result.failed()) {
-                errors.add("messageExpression: " + result.error());
-            } else if (result.value() instanceof String s) {
+        if (messageResult != null) {
+            if (messageResult.failed()) {
+                errors.add("messageExpression: " + messageResult.error());
+            } else if (messageResult.value() instanceof String s) {
                 message = s.trim();
                 if (message.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > MAX_MESSAGE_BYTES
                         || message.contains("\n")) {

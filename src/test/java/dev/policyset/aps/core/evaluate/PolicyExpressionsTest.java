@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Variables are evaluated lazily and once per context, as upstream's composition environment does. */
+/** Variables are evaluated lazily and once per run, as upstream's composition environment does. */
 class PolicyExpressionsTest {
     private final AtomicInteger checks = new AtomicInteger();
     private final CelAuthorizer counting = attributes -> {
@@ -30,16 +30,29 @@ class PolicyExpressionsTest {
     }
 
     @Test
-    void aVariableIsEvaluatedOnceForEveryExpressionThatReadsIt() {
+    void aVariableIsEvaluatedOnceForEveryExpressionOfARunThatReadsIt() {
         Map<String, String> vars = new LinkedHashMap<>();
         vars.put("canCreate", "authorizer.group('').resource('pods').check('create').allowed()");
         vars.put("both", "variables.canCreate && object.spec.replicas > 1");
-        PolicyExpressions.Context c = context(vars);
-        CelEvaluator.Result first = c.evaluate(ExpressionKind.VALIDATION, "variables.canCreate");
+        PolicyExpressions.Run run = context(vars).run();
+        CelEvaluator.Result first = run.evaluate(ExpressionKind.VALIDATION, "variables.canCreate");
         assertEquals(true, first.value(), String.valueOf(first));
-        assertEquals(true, c.evaluate(ExpressionKind.VALIDATION, "variables.both").value());
-        assertEquals(true, c.evaluate(ExpressionKind.VALIDATION, "variables.canCreate || false").value());
+        assertTrue(run.variableCost() > 0, "the first reader pays for the variable");
+        assertEquals(true, run.evaluate(ExpressionKind.VALIDATION, "variables.both").value());
+        assertEquals(true, run.evaluate(ExpressionKind.VALIDATION, "variables.canCreate || false").value());
+        assertEquals(0, run.variableCost(), "a cached variable costs its reader nothing");
         assertEquals(1, checks.get(), "the authorizer variable must be evaluated once");
+    }
+
+    @Test
+    void eachRunEvaluatesItsVariablesAgain() {
+        // upstream: every ForInput builds a new activation, and with it a new lazy variables map
+        Map<String, String> vars = new LinkedHashMap<>();
+        vars.put("canCreate", "authorizer.group('').resource('pods').check('create').allowed()");
+        PolicyExpressions.Context c = context(vars);
+        assertEquals(true, c.run().evaluate(ExpressionKind.VALIDATION, "variables.canCreate").value());
+        assertEquals(true, c.run().evaluate(ExpressionKind.VALIDATION, "variables.canCreate").value());
+        assertEquals(2, checks.get());
     }
 
     @Test

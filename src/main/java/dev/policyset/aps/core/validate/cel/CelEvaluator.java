@@ -107,6 +107,19 @@ public final class CelEvaluator {
         public boolean exhausted() {
             return remaining < 0;
         }
+
+        /**
+         * Takes {@code cost} from what remains; when it is more, the budget is exhausted and the answer is false
+         * ({@code activation.go: Evaluate}: {@code rtCost > remainingBudget} is out of budget, equal is not).
+         */
+        public boolean spend(long cost) {
+            if (exhausted() || cost > remaining) {
+                remaining = -1;
+                return false;
+            }
+            remaining -= cost;
+            return true;
+        }
     }
 
     /** Compiles {@code expression} in {@code env} and evaluates it. */
@@ -148,17 +161,15 @@ public final class CelEvaluator {
             return new Result(null, CostConstants.OUT_OF_BUDGET, null);
         }
         Result result = evaluate(env, compiled, activation);
-        if (result.cost() > budget.remaining) {
-            budget.remaining = -1;
+        if (!budget.spend(result.cost())) {
             return new Result(null, CostConstants.OUT_OF_BUDGET, null, result.cost());
         }
-        budget.remaining -= result.cost();
         return result;
     }
 
     /**
      * Evaluates with {@code variables} already computed by the caller (CEL values, see {@link #toCel}), so that a
-     * caller can evaluate them lazily and once per request ({@code core.evaluate.PolicyExpressions}); a variable
+     * caller can evaluate them lazily and once per run ({@code core.evaluate.PolicyExpressions}); a variable
      * missing from the map reads as {@code no such key: <name>}. {@code activation.variables()} is ignored.
      */
     public static Result evaluate(KubernetesCelEnvironment env, KubernetesCelEnvironment.Compiled compiled,
