@@ -39,6 +39,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -122,7 +123,14 @@ public class AdmissionPolicySetReconciler implements Reconciler<AdmissionPolicyS
                     return set == null || set.isEmpty() ? Set.of() : Set.of(new ResourceID(set));
                 })
                 .build();
-        return new InformerEventSource<>(config, context);
+        InformerEventSource<GenericKubernetesResource, AdmissionPolicySet> source = new InformerEventSource<>(config, context);
+        // Before it starts: an index by set, so that gathering one set's objects reads that set's entries, not
+        // every object of the kind (at 1,000 sets a scan per reconcile made gathering quadratic in the sets).
+        source.addIndexers(Map.of(InformerClusterView.BY_SET, r -> {
+            String set = ClusterObjects.label(r);
+            return set == null || set.isEmpty() ? List.of() : List.of(set);
+        }));
+        return source;
     }
 
     /** Informers follow discovery: a kind served at a new version gets its informer, an old version's goes. */

@@ -24,6 +24,8 @@ import java.util.Optional;
  */
 final class InformerClusterView implements ClusterView {
     private static final ObjectMapper JSON = Serialization.jsonMapper();
+    /** The informers' index of objects by the set label's value (registered where the informers are built). */
+    static final String BY_SET = "aps-set";
 
     private final EventSourceRetriever<AdmissionPolicySet> sources;
     private final ManagedKinds kinds;
@@ -54,7 +56,7 @@ final class InformerClusterView implements ClusterView {
     public List<LiveObject> labelled(String setName) {
         List<LiveObject> out = new ArrayList<>();
         for (AdmissionKind kind : kinds.served()) {
-            source(kind).ifPresent(es -> es.list(r -> setName.equals(ClusterObjects.label(r))).forEach(r -> out.add(live(kind, r))));
+            source(kind).ifPresent(es -> es.byIndex(BY_SET, setName).forEach(r -> out.add(live(kind, r))));
         }
         return out;
     }
