@@ -1,0 +1,132 @@
+package dev.policyset.aps.operator;
+
+import dev.policyset.aps.api.v1alpha1.AdmissionPolicySet;
+import dev.policyset.aps.core.model.ClusterView;
+import dev.policyset.aps.core.plan.Planner;
+import dev.policyset.aps.core.plan.SetAdmission;
+import dev.policyset.aps.core.validate.cel.KubernetesCelChecker;
+import dev.policyset.aps.operator.webhook.AdmissionReviewHandler;
+import dev.policyset.aps.operator.webhook.ServingCertificate;
+import dev.policyset.aps.operator.webhook.WebhookServer;
+import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.processing.Controller;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.vertx.core.Vertx;
+import jakarta.annotation.Priority;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Singleton;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The operator's validating admission webhook for AdmissionPolicySets (docs/install.md, "The validating webhook"):
+ * started after the operator when a serving certificate is mounted ({@link ServingCertificate#DEFAULT_LOCATIONS},
+ * or {@code aps.webhook.cert-dir}), otherwise disabled with one log line saying so. It judges a set against the
+ * reconciler's own informer caches (the same {@link InformerClusterView} a reconcile plans with), so a binding to
+ * a policy that exists in the cluster is not refused.
+ *
+ * <p>Configuration: {@code aps.webhook.enabled} (default true), {@code aps.webhook.port} (9443),
+ * {@code aps.webhook.cert-dir} (a directory holding {@code tls.crt} and {@code tls.key}; replaces the default
+ * places), {@code aps.webhook.reload-period} (PT10S: how often the files are compared for a rotation).
+ */
+@Singleton
+public class AdmissionWebhook {
+    private static final Logger LOG = Logger.getLogger(AdmissionWebhook.class);
+
+    private final boolean enabled;
+    private final int port;
+    private final Optional<String> certDir;
+    private final Duration reloadPeriod;
+    private final Planner planner = new Planner(new KubernetesCelChecker());
+    private volatile WebhookServer server;
+
+    public AdmissionWebhook(@ConfigProperty(name = "aps.webhook.enabled", defaultValue = "true") boolean enabled,
+                            @ConfigProperty(name = "aps.webhook.port", defaultValue = "9443") int port,
+                            @ConfigProperty(name = "aps.webhook.cert-dir") Optional<String> certDir,
+                            @ConfigProperty(name = "aps.webhook.reload-period", defaultValue = "PT10S") Duration reloadPeriod) {
+        this.enabled = enabled;
+        this.port = port;
+        this.certDir = certDir.filter(d -> !d.isBlank());
+        this.reloadPeriod = reloadPeriod;
+    }
+
+    /** After {@link OperatorStartup} (priority 1): the informers the webhook reads are the operator's. */
+    void onStart(@Observes @Priority(10) StartupEvent event, Vertx vertx, Instance<Operator> operator,
+                 ClusterDiscovery discovery) {
+        if (!enabled) {
+            LOG.info("Validating webhook for AdmissionPolicySets disabled (aps.webhook.enabled=false); "
+                    + "the operator still validates every set before applying it");
+            return;
+        }
+        List<List<Path>> locations = locations();
+        Optional<List<Path>> files = ServingCertificate.locate(locations);
+        if (files.isEmpty()) {
+            LOG.infof("Validating webhook for AdmissionPolicySets disabled: no serving certificate at %s (install it with "
+                    + "the cert-manager component or OLM, docs/install.md); the operator still validates every set "
+                    + "before applying it", describe(locations));
+            return;
+        }
+        ServingCertificate certificate;
+        try {
+            certificate = ServingCertificate.read(files.get().get(0), files.get().get(1), vertx);
+        } catch (IllegalArgumentException e) {
+            LOG.errorf("Validating webhook for AdmissionPolicySets not started: %s. The operator runs without it "
+                    + "(failurePolicy Ignore: sets are admitted, and still validated before anything is applied)", e.getMessage());
+            return;
+        }
+        AdmissionReviewHandler handler = new AdmissionReviewHandler(new SetAdmission(planner),
+                () -> clusterView(operator.get(), discovery));
+        try {
+            server = WebhookServer.start(vertx, "0.0.0.0", port, certificate, reloadPeriod, handler)
+                    .toCompletionStage().toCompletableFuture().join();
+            LOG.infof("Validating webhook for AdmissionPolicySets listening on https port %d at %s with %s",
+                    server.port(), WebhookServer.PATH, certificate.describe());
+        } catch (RuntimeException e) {
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            LOG.errorf("Validating webhook for AdmissionPolicySets not started: cannot listen on port %d (%s). The operator "
+                    + "runs without it", port, cause.getMessage());
+        }
+    }
+
+    void onStop(@Observes ShutdownEvent event) {
+        WebhookServer s = server;
+        if (s != null) {
+            s.close();
+        }
+    }
+
+    /** The port it listens on, when it runs. */
+    public Optional<Integer> port() {
+        WebhookServer s = server;
+        return s == null ? Optional.empty() : Optional.of(s.port());
+    }
+
+    List<List<Path>> locations() {
+        return certDir.map(d -> List.of(List.of(Path.of(d, "tls.crt"), Path.of(d, "tls.key"))))
+                .orElse(ServingCertificate.DEFAULT_LOCATIONS);
+    }
+
+    private static String describe(List<List<Path>> locations) {
+        return String.join(" or ", locations.stream().map(p -> p.get(0) + " + " + p.get(1).getFileName()).toList());
+    }
+
+    /**
+     * What a reconcile would see: the controller's informer caches and the current discovery answer. Throws while
+     * the operator has not started (the handler then admits the set and says it was not judged).
+     */
+    @SuppressWarnings("unchecked")
+    static ClusterView clusterView(Operator operator, ClusterDiscovery discovery) {
+        Controller<AdmissionPolicySet> controller = (Controller<AdmissionPolicySet>) operator
+                .getRegisteredController(AdmissionPolicySetReconciler.NAME)
+                .filter(Controller.class::isInstance)
+                .orElseThrow(() -> new IllegalStateException("the operator's controller is not running yet"));
+        return new InformerClusterView(controller.getEventSourceManager(), discovery.managedKinds(), discovery.snapshot());
+    }
+}

@@ -1,0 +1,11 @@
+/**
+ * The operator's validating admission webhook for AdmissionPolicySets: the AdmissionReview wire contract
+ * ({@link dev.policyset.aps.operator.webhook.AdmissionReviewHandler}, pure: bytes in, status and JSON out), the
+ * serving certificate from mounted PEM files, and the HTTPS server that reloads it. The decision itself is core's
+ * {@link dev.policyset.aps.core.plan.SetAdmission} (the planner's judgement), so the webhook refuses exactly what a
+ * reconcile would block; nothing here builds a finding.
+ *
+ * <p>Invariants: a malformed request is a 400 with a {@code v1 Status}, never a 500 or a stack trace; a set that
+ * cannot be judged is admitted with a warning (failurePolicy Ignore semantics: the reconciler is the last word).
+ */
+package dev.policyset.aps.operator.webhook;
