@@ -24,6 +24,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The operator's validating admission webhook for AdmissionPolicySets (docs/install.md, "The validating webhook"):
@@ -60,6 +61,11 @@ public class AdmissionWebhook {
     /** After {@link OperatorStartup} (priority 1): the informers the webhook reads are the operator's. */
     void onStart(@Observes @Priority(10) StartupEvent event, Vertx vertx, Instance<Operator> operator,
                  ClusterDiscovery discovery) {
+        start(vertx, () -> clusterView(operator.get(), discovery));
+    }
+
+    /** Starts the server when enabled and a certificate is there; says in the log what it did and why. */
+    void start(Vertx vertx, Supplier<ClusterView> cluster) {
         if (!enabled) {
             LOG.info("Validating webhook for AdmissionPolicySets disabled (aps.webhook.enabled=false); "
                     + "the operator still validates every set before applying it");
@@ -81,8 +87,7 @@ public class AdmissionWebhook {
                     + "(failurePolicy Ignore: sets are admitted, and still validated before anything is applied)", e.getMessage());
             return;
         }
-        AdmissionReviewHandler handler = new AdmissionReviewHandler(new SetAdmission(planner),
-                () -> clusterView(operator.get(), discovery));
+        AdmissionReviewHandler handler = new AdmissionReviewHandler(new SetAdmission(planner), cluster);
         try {
             server = WebhookServer.start(vertx, "0.0.0.0", port, certificate, reloadPeriod, handler)
                     .toCompletionStage().toCompletableFuture().join();

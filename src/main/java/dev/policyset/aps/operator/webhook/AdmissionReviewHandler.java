@@ -201,14 +201,19 @@ public final class AdmissionReviewHandler {
 
     /** HTTP 400 with a {@code v1 Status}, the shape every Kubernetes client reads. */
     static Reply badRequest(String message) {
+        return status(400, "BadRequest", "malformed AdmissionReview: " + message);
+    }
+
+    /** An HTTP error with a {@code v1 Status} body. */
+    static Reply status(int code, String reason, String message) {
         ObjectNode status = JSON.createObjectNode();
         status.put("apiVersion", "v1");
         status.put("kind", "Status");
         status.put("status", "Failure");
-        status.put("code", 400);
-        status.put("reason", "BadRequest");
-        status.put("message", "malformed AdmissionReview: " + message);
-        return new Reply(400, status.toString());
+        status.put("code", code);
+        status.put("reason", reason);
+        status.put("message", message);
+        return new Reply(code, status.toString());
     }
 
     private static String name(JsonNode object) {

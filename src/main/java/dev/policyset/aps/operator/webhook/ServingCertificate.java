@@ -13,9 +13,9 @@ import java.security.KeyStore;
 import java.security.MessageDigest;
 import java.security.PrivateKey;
 import java.security.Signature;
-import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
 import java.util.Collections;
+import javax.net.ssl.X509KeyManager;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
@@ -34,9 +34,10 @@ import java.util.Optional;
  * A pair is only used when the key belongs to the certificate (a signature check), so a rotation caught between
  * the two files' writes is retried rather than served.
  *
+ * @param keys        the key manager for this pair (what a TLS handshake asks)
  * @param fingerprint SHA-256 of both files' bytes: a change of either is a rotation
  */
-public record ServingCertificate(Path certFile, Path keyFile, Buffer cert, Buffer key, X509Certificate leaf,
+public record ServingCertificate(Path certFile, Path keyFile, X509KeyManager keys, X509Certificate leaf,
                                  String fingerprint) {
     /** The default places, as (certificate, key) pairs. */
     public static final List<List<Path>> DEFAULT_LOCATIONS = List.of(
@@ -59,40 +60,30 @@ public record ServingCertificate(Path certFile, Path keyFile, Buffer cert, Buffe
             throw new IllegalArgumentException("cannot read " + certFile + " or " + keyFile + ": " + e.getMessage(), e);
         }
         PemKeyCertOptions pem = new PemKeyCertOptions().setCertValue(Buffer.buffer(cert)).setKeyValue(Buffer.buffer(key));
+        X509KeyManager keys;
         X509Certificate leaf;
+        PrivateKey privateKey;
         try {
             KeyStore store = pem.loadKeyStore(vertx);
             String alias = Collections.list(store.aliases()).get(0);
-            Certificate first = store.getCertificateChain(alias)[0];
-            if (!(first instanceof X509Certificate x509)) {
-                throw new IllegalArgumentException(certFile + " does not start with an X.509 certificate");
-            }
-            leaf = x509;
+            leaf = (X509Certificate) store.getCertificateChain(alias)[0];
             // Vert.x keeps the PEM key in an in-memory key store under its fixed password (a compile-time constant).
-            if (!(store.getKey(alias, io.vertx.core.net.impl.KeyStoreHelper.DUMMY_PASSWORD.toCharArray())
-                    instanceof PrivateKey privateKey)) {
-                throw new IllegalArgumentException(keyFile + " holds no private key");
-            }
-            if (!belongTogether(privateKey, leaf)) {
-                throw new IllegalArgumentException(keyFile + " is not the key of the certificate in " + certFile
-                        + " (a rotation in progress, or a wrong Secret)");
-            }
-        } catch (IllegalArgumentException e) {
-            throw e;
+            privateKey = (PrivateKey) store.getKey(alias, io.vertx.core.net.impl.KeyStoreHelper.DUMMY_PASSWORD.toCharArray());
+            keys = (X509KeyManager) pem.getKeyManagerFactory(vertx).getKeyManagers()[0];
         } catch (Exception e) {
             throw new IllegalArgumentException("cannot use " + certFile + " and " + keyFile + " as a PEM certificate and key: "
                     + e.getMessage(), e);
         }
-        return new ServingCertificate(certFile, keyFile, Buffer.buffer(cert), Buffer.buffer(key), leaf, fingerprint(cert, key));
+        if (!belongTogether(privateKey, leaf)) {
+            throw new IllegalArgumentException(keyFile + " is not the key of the certificate in " + certFile
+                    + " (a rotation in progress, or a wrong Secret)");
+        }
+        return new ServingCertificate(certFile, keyFile, keys, leaf, fingerprint(cert, key));
     }
 
     /** The SHA-256 of both files, read again: cheap enough to ask every few seconds. */
     public static String fingerprintOf(Path certFile, Path keyFile) throws IOException {
         return fingerprint(Files.readAllBytes(certFile), Files.readAllBytes(keyFile));
-    }
-
-    public PemKeyCertOptions options() {
-        return new PemKeyCertOptions().setCertValue(cert).setKeyValue(key);
     }
 
     /** For the log: subject, expiry and where it came from. */
@@ -101,7 +92,7 @@ public record ServingCertificate(Path certFile, Path keyFile, Buffer cert, Buffe
                 + ") from " + certFile;
     }
 
-    private static boolean belongTogether(PrivateKey key, X509Certificate cert) throws GeneralSecurityException {
+    private static boolean belongTogether(PrivateKey key, X509Certificate cert) {
         String algorithm = switch (key.getAlgorithm()) {
             case "RSA" -> "SHA256withRSA";
             case "EC" -> "SHA256withECDSA";
@@ -111,15 +102,19 @@ public record ServingCertificate(Path certFile, Path keyFile, Buffer cert, Buffe
         if (algorithm == null) {
             return true; // no check we know for this key type; the TLS handshake will tell
         }
-        byte[] probe = "admission-policy-operator webhook key check".getBytes(StandardCharsets.UTF_8);
-        Signature signer = Signature.getInstance(algorithm);
-        signer.initSign(key);
-        signer.update(probe);
-        byte[] signature = signer.sign();
-        Signature verifier = Signature.getInstance(algorithm);
-        verifier.initVerify(cert.getPublicKey());
-        verifier.update(probe);
-        return verifier.verify(signature);
+        try {
+            byte[] probe = "admission-policy-operator webhook key check".getBytes(StandardCharsets.UTF_8);
+            Signature signer = Signature.getInstance(algorithm);
+            signer.initSign(key);
+            signer.update(probe);
+            byte[] signature = signer.sign();
+            Signature verifier = Signature.getInstance(algorithm);
+            verifier.initVerify(cert.getPublicKey());
+            verifier.update(probe);
+            return verifier.verify(signature);
+        } catch (GeneralSecurityException e) {
+            return false; // e.g. an RSA key beside an EC certificate
+        }
     }
 
     private static String fingerprint(byte[] cert, byte[] key) {

@@ -8,11 +8,12 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
-import io.vertx.core.net.SSLOptions;
+import io.vertx.core.net.KeyCertOptions;
 import org.jboss.logging.Logger;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -20,10 +21,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * {@link AdmissionReviewHandler} on a worker thread (judging compiles CEL: never on the event loop).
  *
  * <p>A server of its own beside Quarkus' HTTP server (which keeps health and metrics on plain HTTP 8080): it starts
- * only when a certificate is there, so dev mode and {@code make run} need none, and it swaps its certificate in
- * place ({@code HttpServer.updateSSLOptions}) when the mounted files change — the kubelet updates a Secret volume
- * by swapping a symlink, so cert-manager's renewals arrive without a restart. The files are compared by content
- * every {@code reloadPeriod}; a new pair is served only once it reads as a matching certificate and key.
+ * only when a certificate is there, so dev mode and {@code make run} need none, and it serves a new certificate from
+ * the next handshake on when the mounted files change ({@link RotatingKeyManager}) — the kubelet updates a Secret
+ * volume by swapping a symlink, so cert-manager's renewals arrive without a restart. The files are compared by
+ * content every {@code reloadPeriod}; a new pair is served only once it reads as a matching certificate and key.
  *
  * <p>HTTP/1.1 only (no ALPN, so no HTTP/2: the API server does not need it, and HTTP/2 rapid-reset is then
  * not a concern); TLS 1.2 and 1.3 (Vert.x' defaults).
@@ -37,13 +38,17 @@ public final class WebhookServer implements AutoCloseable {
 
     private final Vertx vertx;
     private final HttpServer server;
+    private final RotatingKeyManager keys;
+    private final AtomicBoolean checking = new AtomicBoolean();
     private final AtomicReference<ServingCertificate> current;
     private final long timer;
     private volatile String lastProblem = "";
 
-    private WebhookServer(Vertx vertx, HttpServer server, ServingCertificate certificate, Duration reloadPeriod) {
+    private WebhookServer(Vertx vertx, HttpServer server, ServingCertificate certificate, RotatingKeyManager keys,
+                          Duration reloadPeriod) {
         this.vertx = vertx;
         this.server = server;
+        this.keys = keys;
         this.current = new AtomicReference<>(certificate);
         this.timer = vertx.setPeriodic(Math.max(1, reloadPeriod.toMillis()), id -> checkRotation());
     }
@@ -54,15 +59,16 @@ public final class WebhookServer implements AutoCloseable {
      */
     public static Future<WebhookServer> start(Vertx vertx, String host, int port, ServingCertificate certificate,
                                               Duration reloadPeriod, AdmissionReviewHandler handler) {
+        RotatingKeyManager keys = new RotatingKeyManager(certificate.fingerprint(), certificate.keys());
         HttpServerOptions options = new HttpServerOptions()
                 .setHost(host)
                 .setPort(port)
                 .setSsl(true)
                 .setUseAlpn(false)
-                .setKeyCertOptions(certificate.options());
+                .setKeyCertOptions(KeyCertOptions.wrap(keys));
         HttpServer server = vertx.createHttpServer(options);
         server.requestHandler(request -> serve(vertx, request, handler));
-        return server.listen().map(s -> new WebhookServer(vertx, s, certificate, reloadPeriod));
+        return server.listen().map(s -> new WebhookServer(vertx, s, certificate, keys, reloadPeriod));
     }
 
     /** The port it listens on. */
@@ -96,15 +102,22 @@ public final class WebhookServer implements AutoCloseable {
             return;
         }
         Buffer body = Buffer.buffer();
+        long[] received = {0};
         request.handler(chunk -> {
-            if (body.length() + chunk.length() > MAX_BODY_BYTES) {
-                if (!request.response().ended()) {
-                    request.response().setStatusCode(413).end();
-                    request.connection().close();
-                }
+            received[0] += chunk.length();
+            if (received[0] <= MAX_BODY_BYTES) {
+                body.appendBuffer(chunk);
                 return;
             }
-            body.appendBuffer(chunk);
+            // Answer at once and read the rest away, so the client sees the 413 rather than a reset connection;
+            // a client that keeps sending far beyond the limit is cut off.
+            if (!request.response().ended()) {
+                reply(request, AdmissionReviewHandler.status(413, "RequestEntityTooLarge",
+                        "the request body is larger than " + MAX_BODY_BYTES + " bytes"));
+            }
+            if (received[0] > 4L * MAX_BODY_BYTES) {
+                request.connection().close();
+            }
         });
         request.endHandler(done -> {
             if (request.response().ended()) {
@@ -130,6 +143,9 @@ public final class WebhookServer implements AutoCloseable {
 
     /** Reads the files off the event loop; serves a changed, complete pair; keeps the old one otherwise. */
     private void checkRotation() {
+        if (!checking.compareAndSet(false, true)) {
+            return; // the previous check is still reading
+        }
         ServingCertificate serving = current.get();
         vertx.executeBlocking(() -> {
             String now;
@@ -142,8 +158,9 @@ public final class WebhookServer implements AutoCloseable {
             return now.equals(serving.fingerprint()) ? null
                     : ServingCertificate.read(serving.certFile(), serving.keyFile(), vertx);
         }, false).onComplete(result -> {
+            checking.set(false);
             if (result.failed()) {
-                String problem = result.cause().getMessage();
+                String problem = String.valueOf(result.cause().getMessage());
                 if (!problem.equals(lastProblem)) {
                     LOG.warnf("Webhook certificate not reloaded, still serving the previous one: %s", problem);
                     lastProblem = problem;
@@ -151,18 +168,12 @@ public final class WebhookServer implements AutoCloseable {
                 return;
             }
             ServingCertificate next = result.result();
-            if (next == null) {
-                return;
+            if (next != null) {
+                keys.use(next.fingerprint(), next.keys());
+                current.set(next);
+                lastProblem = "";
+                LOG.infof("Webhook certificate reloaded: %s", next.describe());
             }
-            server.updateSSLOptions(new SSLOptions().setKeyCertOptions(next.options()), true).onComplete(updated -> {
-                if (updated.succeeded()) {
-                    current.set(next);
-                    lastProblem = "";
-                    LOG.infof("Webhook certificate reloaded: %s", next.describe());
-                } else {
-                    LOG.warnf("Webhook certificate not reloaded, still serving the previous one: %s", updated.cause().getMessage());
-                }
-            });
         });
     }
 }
