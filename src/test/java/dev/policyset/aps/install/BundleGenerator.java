@@ -181,6 +181,7 @@ public final class BundleGenerator {
             }
         }
         spec.set("install", install(root, image));
+        spec.set("webhookdefinitions", webhookDefinitions(root));
         ArrayNode related = spec.putArray("relatedImages");
         related.addObject().put("name", PACKAGE).put("image", image);
     }
@@ -224,6 +225,49 @@ public final class BundleGenerator {
         entry.set("label", deployment.path("metadata").path("labels").deepCopy());
         entry.set("spec", deploymentSpec);
         return install;
+    }
+
+    /**
+     * The operator's validating webhook as OLM {@code webhookdefinitions}, from the same
+     * ValidatingWebhookConfiguration the cert-manager component installs: OLM creates the Service
+     * ({@code <deployment>-service}), issues and rotates the serving certificate (mounted at
+     * {@code /apiserver.local.config/certificates}, one of the places the operator looks), creates the
+     * configuration with the CA and a namespaceSelector of its own (operator-framework/api {@code WebhookDescription}).
+     * The Service port is the container port, as OLM's {@code getServicePort} uses it for both.
+     */
+    static ArrayNode webhookDefinitions(Path root) {
+        Path component = root.resolve("config/components/cert-manager");
+        JsonNode configuration = ProjectFiles.find(component, "ValidatingWebhookConfiguration");
+        ObjectNode deployment = ProjectFiles.find(root.resolve("config/manager"), "Deployment");
+        String targetPort = ProjectFiles.find(component, "Service").path("spec").path("ports").get(0).path("targetPort").asText();
+        int port = -1;
+        for (JsonNode c : deployment.path("spec").path("template").path("spec").path("containers")) {
+            for (JsonNode p : c.path("ports")) {
+                if (targetPort.equals(p.path("name").asText())) {
+                    port = p.path("containerPort").asInt();
+                }
+            }
+        }
+        if (port < 0) {
+            throw new IllegalStateException("config/manager's Deployment has no container port named " + targetPort);
+        }
+        ArrayNode out = JsonNodeFactory.instance.arrayNode();
+        for (JsonNode w : configuration.path("webhooks")) {
+            ObjectNode d = out.addObject();
+            d.put("type", "ValidatingAdmissionWebhook");
+            d.put("generateName", w.path("name").asText());
+            d.put("deploymentName", deployment.path("metadata").path("name").asText());
+            d.put("containerPort", port);
+            d.put("targetPort", port);
+            d.put("webhookPath", w.path("clientConfig").path("service").path("path").asText());
+            for (String field : List.of("admissionReviewVersions", "failurePolicy", "matchPolicy", "objectSelector",
+                    "rules", "sideEffects", "timeoutSeconds")) {
+                if (w.has(field)) {
+                    d.set(field, w.get(field).deepCopy());
+                }
+            }
+        }
+        return out;
     }
 
     /** The safe samples, as the JSON array OLM's console offers as templates. */

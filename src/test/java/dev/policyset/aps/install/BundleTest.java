@@ -259,6 +259,33 @@ class BundleTest {
         assertEquals(expected, deployments.get(0).path("spec"), "the CSV Deployment is config/manager's: run `make bundle`");
     }
 
+    /**
+     * OLM installs the operator's validating webhook from {@code webhookdefinitions} (and issues and rotates its
+     * certificate): the same webhook as config/components/cert-manager's configuration, served by the CSV's
+     * Deployment on a port it declares.
+     */
+    @Test
+    void webhookDefinitionIsTheCertManagerComponentsWebhook() {
+        JsonNode definitions = csv.path("spec").path("webhookdefinitions");
+        assertEquals(1, definitions.size(), "one webhook");
+        JsonNode d = definitions.get(0);
+        JsonNode source = ProjectFiles.readYaml(root.resolve(WebhookConfigurationTest.SOURCE)).path("webhooks").get(0);
+        assertEquals("ValidatingAdmissionWebhook", d.path("type").asText());
+        assertEquals(source.path("name").asText(), d.path("generateName").asText());
+        assertEquals(source.path("clientConfig").path("service").path("path").asText(), d.path("webhookPath").asText());
+        for (String field : List.of("admissionReviewVersions", "failurePolicy", "matchPolicy", "rules", "sideEffects",
+                "timeoutSeconds")) {
+            assertEquals(source.path(field), d.path(field), field);
+        }
+        JsonNode deployment = csv.path("spec").path("install").path("spec").path("deployments").get(0);
+        assertEquals(deployment.path("name").asText(), d.path("deploymentName").asText());
+        boolean declared = false;
+        for (JsonNode p : deployment.path("spec").path("template").path("spec").path("containers").get(0).path("ports")) {
+            declared |= p.path("containerPort").asInt() == d.path("targetPort").asInt();
+        }
+        assertTrue(declared, "the Deployment declares the webhook's target port " + d.path("targetPort"));
+    }
+
     @Test
     void scorecardConfigIsTheSource() throws Exception {
         assertEquals(Files.readString(root.resolve("config/scorecard/config.yaml")),
