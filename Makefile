@@ -58,8 +58,9 @@ test-apiserver: ## Opt-in real-cluster suite (SSA field ownership); KUBECONFIG m
 
 .PHONY: verify
 verify: ## Drift checks: crds/, bundle/ and config/rbac against the build; config/ renders; install.yaml builds.
-	$(MVN) verify -Dtest='InstallManifestsTest,BundleTest,DockerfileTest' -Dsurefire.failIfNoSpecifiedTests=false
+	$(MVN) verify -Dtest='InstallManifestsTest,WebhookConfigurationTest,BundleTest,DockerfileTest' -Dsurefire.failIfNoSpecifiedTests=false
 	$(KUBECTL) kustomize config/default > /dev/null
+	$(KUBECTL) kustomize config/with-webhook > /dev/null
 	$(KUBECTL) kustomize config/samples > /dev/null
 
 ##@ Build
@@ -110,11 +111,15 @@ manifests: build ## Refresh crds/ and schemas/ from the build's generated CRD an
 	$(MVN) -q org.codehaus.mojo:exec-maven-plugin:java@manifests
 	$(MAKE) --no-print-directory install-yaml
 
+# What install-yaml and deploy install: config/default, or config/with-webhook for the validating webhook with a
+# cert-manager certificate (cert-manager must be installed): `make deploy INSTALL=config/with-webhook`.
+INSTALL ?= config/default
+
 .PHONY: install-yaml
-install-yaml: ## Render config/default (with IMG) into target/install.yaml, for `kubectl apply -f`.
+install-yaml: ## Render INSTALL (config/default; IMG sets the image) into target/install.yaml, for `kubectl apply -f`.
 	@mkdir -p target/install
 	@img='$(IMG)'; default='$(DEFAULT_IMG)'; \
-	printf 'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [../../config/default]\nimages:\n  - name: %s\n    newName: %s\n    newTag: "%s"\n' \
+	printf 'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [../../$(INSTALL)]\nimages:\n  - name: %s\n    newName: %s\n    newTag: "%s"\n' \
 		"$${default%:*}" "$${img%:*}" "$${img##*:}" > target/install/kustomization.yaml
 	$(KUBECTL) kustomize target/install > target/install.yaml
 	@echo "wrote target/install.yaml (image $(IMG))"
@@ -134,7 +139,7 @@ uninstall: ## Remove the CRD (and with it every AdmissionPolicySet) from the clu
 	$(KUBECTL) delete --ignore-not-found -k config/crd
 
 .PHONY: deploy
-deploy: install-yaml ## Deploy the operator (config/default with IMG) to the cluster of the current kubeconfig.
+deploy: install-yaml ## Deploy the operator (INSTALL=config/default, or config/with-webhook; IMG) to the current cluster.
 	$(KUBECTL) apply --server-side -f target/install.yaml
 
 .PHONY: undeploy
