@@ -91,11 +91,11 @@ final class WebhookClient {
             throw new CallFailed("tls", "TLS handshake with " + uri.getHost() + " failed: " + rootMessage(e)
                     + ". The API server fails the same way (x509 errors); check the certificate and the CA bundle");
         } catch (ConnectException | UnknownHostException | UnresolvedAddressException e) {
-            throw new Unreachable("cannot connect to " + uri.getHost() + ":" + port(uri) + ": " + rootMessage(e));
+            throw new Unreachable("cannot connect to " + uri.getHost() + ":" + port(uri) + ": " + whyUnreachable(e));
         } catch (IOException e) {
             if (rootCause(e) instanceof UnresolvedAddressException || rootCause(e) instanceof UnknownHostException
                     || rootCause(e) instanceof ConnectException) {
-                throw new Unreachable("cannot connect to " + uri.getHost() + ":" + port(uri) + ": " + rootMessage(e));
+                throw new Unreachable("cannot connect to " + uri.getHost() + ":" + port(uri) + ": " + whyUnreachable(e));
             }
             throw new CallFailed("http", "the call failed: " + rootMessage(e) + " (the webhook closed the connection "
                     + "or sent no valid HTTP response)");
@@ -198,6 +198,17 @@ final class WebhookClient {
         public X509Certificate[] getAcceptedIssuers() {
             return pkix.getAcceptedIssuers();
         }
+    }
+
+    /** The JDK leaves these messages empty: say what they mean. */
+    private static String whyUnreachable(Throwable e) {
+        Throwable root = rootCause(e);
+        if (root instanceof UnresolvedAddressException || root instanceof UnknownHostException) {
+            return "unknown host (the name does not resolve here)";
+        }
+        String message = rootMessage(e);
+        return message.equals(root.getClass().getSimpleName()) || message.equals(e.getClass().getSimpleName())
+                ? "connection refused (nothing listens there; is the port-forward running?)" : message;
     }
 
     private static int port(URI uri) {

@@ -245,7 +245,7 @@ class ReviewCommandTest {
         }
         RenderCommandTest.Run r = review("--url", "https://127.0.0.1:" + closed + "/", "--operation", "CREATE", deployment.toString());
         assertEquals(ExitCodes.USAGE_OR_INPUT, r.exit(), r.out() + r.err());
-        assertTrue(r.err().contains("cannot connect to 127.0.0.1:" + closed), r.err());
+        assertTrue(r.err().contains("cannot connect to 127.0.0.1:" + closed + ": connection refused"), r.err());
         RenderCommandTest.Run noOld = review("--url", http.base() + "/allow", "--operation", "UPDATE", deployment.toString());
         assertEquals(ExitCodes.USAGE_OR_INPUT, noOld.exit());
         assertTrue(noOld.err().contains("UPDATE sends the existing object too: give it with --old FILE"), noOld.err());
