@@ -124,7 +124,9 @@ public class AdmissionWebhook {
 
     /**
      * What a reconcile would see: the controller's informer caches and the current discovery answer. Throws while
-     * the operator has not started (the handler then admits the set and says it was not judged).
+     * the operator has not started (the handler then admits the set and says it was not judged). Any replica can
+     * judge, leader or not: JOSDK 5's {@code Controller.start} starts the event sources (the informers) on every
+     * replica and only the event processing on the leader.
      */
     @SuppressWarnings("unchecked")
     static ClusterView clusterView(Operator operator, ClusterDiscovery discovery) {
