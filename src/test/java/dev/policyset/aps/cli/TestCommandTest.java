@@ -50,6 +50,41 @@ class TestCommandTest {
         assertEquals(11, r.out().lines().filter(l -> l.contains("PASS  ")).count(), r.out());
     }
 
+    /**
+     * A custom resource's ApplyConfiguration merges with its CRD's schema when the test lists the CRD: a
+     * listType=map list by its keys, a set by union, an array without a list type refused as atomic, an
+     * undeclared field refused; without the CRD every list is atomic.
+     */
+    @Test
+    void customResourcesMergeWithTheirCrdSchema() {
+        RenderCommandTest.Run r = run("test", "src/test/resources/aps-test/crd");
+        assertEquals(ExitCodes.OK, r.exit(), r.out() + r.err());
+        assertEquals(4, r.out().lines().filter(l -> l.contains("PASS  ")).count(), r.out());
+    }
+
+    @Test
+    void crdsThatHoldNoCrdAreExitTwoWithTheirLines(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("t.yaml");
+        Files.writeString(file, """
+                apiVersion: aps.policyset.dev/v1alpha1
+                kind: PolicyTest
+                policies: [%s]
+                crds:
+                  - %s
+                  - missing.yaml
+                cases:
+                  - name: a
+                    object: {apiVersion: v1, kind: ConfigMap, metadata: {name: c, namespace: default}}
+                    expect: {allowed: true}
+                """.formatted(Path.of("src/test/resources/aps-test/crd/policies.yaml").toAbsolutePath(),
+                Path.of("src/test/resources/aps-test/crd/policies.yaml").toAbsolutePath()));
+        RenderCommandTest.Run r = run("test", file.toString());
+        assertEquals(ExitCodes.USAGE_OR_INPUT, r.exit(), r.out() + r.err());
+        assertTrue(r.err().contains("t.yaml:5: crds[0] '"), r.err());
+        assertTrue(r.err().contains("holds no CustomResourceDefinition (apiextensions.k8s.io)"), r.err());
+        assertTrue(r.err().contains("t.yaml:6: crds[1] 'missing.yaml': no such file or directory"), r.err());
+    }
+
     @Test
     void wrongExpectationFailsWithADiff() {
         RenderCommandTest.Run r = run("test", "config/samples/failing-test/wrong-expectation.test.yaml");

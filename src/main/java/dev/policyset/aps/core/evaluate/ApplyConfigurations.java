@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.policyset.aps.core.intercept.KubeResources;
+import dev.policyset.aps.core.schema.Schema;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -22,9 +23,16 @@ import java.util.Set;
  *   <li>{@code set} lists ({@code finalizers}) take the union;</li>
  *   <li>atomic lists and structs may not appear in an apply configuration at all: upstream's {@code
  *       validatePatch} refuses them with {@code may not mutate atomic arrays, maps or structs: <paths>}. Lists the
- *       table does not know are taken as atomic, as for objects without a schema (custom resources here: the
- *       CRD's schema is not available offline).</li>
+ *       table does not know are taken as atomic, as for objects without a schema (a custom resource whose CRD the
+ *       test does not load).</li>
  * </ul>
+ *
+ * <p>With the object's schema ({@link #merge(ObjectNode, ObjectNode, Schema)}: a custom resource whose CRD the
+ * test loads), the types come from it instead, as the API server's type converter builds them from the CRD
+ * ({@code x-kubernetes-list-type}, {@code x-kubernetes-list-map-keys}, {@code x-kubernetes-map-type}; an array
+ * without a list type is atomic). Upstream's {@code findAtomics} descends only into declared properties and list
+ * items; a field the schema does not declare is refused unless the schema preserves unknown fields, where
+ * structured-merge-diff deduces it (objects merge field by field, lists are replaced).
  */
 final class ApplyConfigurations {
     /** Built-in {@code listType=map} lists by field name, with their keys. */
@@ -66,6 +74,104 @@ final class ApplyConfigurations {
         ObjectNode out = live.deepCopy();
         mergeObject(out, patch, builtin);
         return new Merged(out, null);
+    }
+
+    /** The merge with the object's schema (a custom resource's, from its CRD). */
+    static Merged merge(ObjectNode live, ObjectNode patch, Schema schema) {
+        List<String> atomics = new ArrayList<>();
+        List<String> undeclared = new ArrayList<>();
+        findAtomics("", patch, schema, atomics, undeclared);
+        if (!undeclared.isEmpty()) {
+            // structured-merge-diff's ObjectToTyped validation (typed/validate.go: field not declared in schema)
+            return new Merged(null, "error applying patch: failed to convert patch object to typed object: "
+                    + String.join(", ", undeclared.stream().map(p -> p + ": field not declared in schema").toList()));
+        }
+        if (!atomics.isEmpty()) {
+            return new Merged(null, "error applying patch: invalid ApplyConfiguration: may not mutate atomic arrays, "
+                    + "maps or structs: " + String.join(", ", atomics));
+        }
+        ObjectNode out = live.deepCopy();
+        mergeObject(out, patch, schema);
+        return new Merged(out, null);
+    }
+
+    /** {@code smd.go: findAtomics} over a schema: atomic maps, structs and lists among the declared fields. */
+    private static void findAtomics(String path, JsonNode patch, Schema schema, List<String> atomics,
+                                    List<String> undeclared) {
+        if (patch.isObject()) {
+            if (schema.mapType().equals("atomic")) {
+                atomics.add(path);
+            }
+            patch.fields().forEachRemaining(f -> {
+                String p = path + "." + f.getKey();
+                Schema field = schema.property(f.getKey());
+                if (field != null) {
+                    findAtomics(p, f.getValue(), field, atomics, undeclared);
+                } else if (schema.additionalProperties() == null && !deduced(schema)) {
+                    undeclared.add(p);
+                }
+            });
+        } else if (patch.isArray()) {
+            if (!schema.listType().equals("map") && !schema.listType().equals("set")) {
+                atomics.add(path);
+            }
+            Schema items = schema.items() == null ? Schema.ANY : schema.items();
+            for (int i = 0; i < patch.size(); i++) {
+                findAtomics(path + "[" + i + "]", patch.get(i), items, atomics, undeclared);
+            }
+        }
+    }
+
+    /** A schema that keeps what it does not declare: structured-merge-diff deduces the type of the rest. */
+    private static boolean deduced(Schema schema) {
+        return schema.preserveUnknownFields() || schema.type().isEmpty();
+    }
+
+    private static void mergeObject(ObjectNode live, JsonNode patch, Schema schema) {
+        patch.fields().forEachRemaining(f -> {
+            String name = f.getKey();
+            JsonNode value = f.getValue();
+            JsonNode current = live.get(name);
+            Schema field = schema.property(name) != null ? schema.property(name)
+                    : schema.additionalProperties() != null ? schema.additionalProperties() : Schema.ANY;
+            if (value.isObject() && current != null && current.isObject() && !field.mapType().equals("atomic")) {
+                mergeObject((ObjectNode) current, value, field);
+            } else if (value.isArray() && current != null && current.isArray() && field.listType().equals("map")) {
+                Schema items = field.items() == null ? Schema.ANY : field.items();
+                for (JsonNode item : value) {
+                    ObjectNode match = null;
+                    for (JsonNode existing : current) {
+                        if (existing.isObject() && sameKeyValues(existing, item, field.listMapKeys())) {
+                            match = (ObjectNode) existing;
+                            break;
+                        }
+                    }
+                    if (match != null && item.isObject()) {
+                        mergeObject(match, item, items);
+                    } else {
+                        ((ArrayNode) current).add(item.deepCopy());
+                    }
+                }
+            } else if (value.isArray() && current != null && current.isArray() && field.listType().equals("set")) {
+                value.forEach(v -> {
+                    if (!contains(current, v)) {
+                        ((ArrayNode) current).add(v);
+                    }
+                });
+            } else {
+                live.set(name, value.deepCopy());
+            }
+        });
+    }
+
+    /** Key fields compared as values; a key field left out matches only another left out. */
+    private static boolean sameKeyValues(JsonNode a, JsonNode b, List<String> keys) {
+        for (String k : keys) {
+            if (!a.path(k).equals(b.path(k))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static void findAtomics(String path, JsonNode patch, boolean builtin, List<String> atomics) {

@@ -6,6 +6,8 @@ import dev.policyset.aps.core.intercept.Verdict;
 import dev.policyset.aps.core.model.AdmissionKind;
 import dev.policyset.aps.core.model.KubeVersion;
 import dev.policyset.aps.core.render.RenderedObject;
+import dev.policyset.aps.core.schema.GroupVersionKind;
+import dev.policyset.aps.core.schema.Schema;
 import dev.policyset.aps.core.validate.cel.CelChecker;
 import dev.policyset.aps.core.validate.cel.ExpressionKind;
 
@@ -118,7 +120,8 @@ final class MutatingDispatcher {
                 JsonNode mutations = spec.path("mutations");
                 for (int i = 0; i < mutations.size(); i++) {
                     context.use(Activations.of(r.withObject(object), inv.param(), namespaceObject, fixtures));
-                    Mutations.Result m = Mutations.apply(mutations.get(i), object, r.group(), context);
+                    Mutations.Result m = Mutations.apply(mutations.get(i), object, r.group(), schemaOf(config, object),
+                            context);
                     if (m.error() != null) {
                         errors.add(at + ": mutations[" + i + "]: " + m.error());
                         fail(null, failures, fail, at, inv.policy(), inv.binding(), m.error(), trace);
@@ -138,6 +141,19 @@ final class MutatingDispatcher {
             return new Result(object, failures.get(0), "Invalid", errors, trace);
         }
         return new Result(object, null, null, errors, trace);
+    }
+
+    /**
+     * The object's schema when the test loads its kind's CRD: the API server's type converter for the kind
+     * ({@code dispatchOne: typeConverterManager.GetTypeConverter}); built-in kinds keep the built-in table.
+     */
+    private static Schema schemaOf(PolicyConfiguration config, ObjectNode object) {
+        String apiVersion = object.path("apiVersion").asText("");
+        String kind = object.path("kind").asText("");
+        if (apiVersion.isEmpty() || kind.isEmpty()) {
+            return null;
+        }
+        return config.schemas().schema(GroupVersionKind.of(apiVersion, kind)).orElse(null);
     }
 
     /** Records a PolicyError: in {@code errors} (when not already there) and, under Fail, as a rejection. */

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.ByteString;
 import dev.cel.common.values.NullValue;
 import dev.policyset.aps.core.validate.cel.CelEvaluator;
+import dev.policyset.aps.core.schema.Schema;
 import dev.policyset.aps.core.validate.cel.ExpressionKind;
 import dev.policyset.aps.core.yaml.Yaml;
 
@@ -26,7 +27,11 @@ final class Mutations {
 
     private Mutations() {}
 
-    static Result apply(JsonNode mutation, ObjectNode object, String group, PolicyExpressions.Context context) {
+    /**
+     * @param schema the object's schema when the test loads its CRD, else null (the built-in table applies)
+     */
+    static Result apply(JsonNode mutation, ObjectNode object, String group, Schema schema,
+                        PolicyExpressions.Context context) {
         String type = mutation.path("patchType").asText("");
         if (type.equals("ApplyConfiguration")) {
             String expression = mutation.path("applyConfiguration").path("expression").asText("");
@@ -43,7 +48,9 @@ final class Mutations {
             if (!patch.isObject()) {
                 return new Result(null, "unsupported return type from ApplyConfiguration expression");
             }
-            ApplyConfigurations.Merged merged = ApplyConfigurations.merge(object, (ObjectNode) patch, group);
+            ApplyConfigurations.Merged merged = schema != null
+                    ? ApplyConfigurations.merge(object, (ObjectNode) patch, schema)
+                    : ApplyConfigurations.merge(object, (ObjectNode) patch, group);
             return new Result(merged.object(), merged.error());
         }
         if (type.equals("JSONPatch")) {

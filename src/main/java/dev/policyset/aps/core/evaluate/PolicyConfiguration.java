@@ -2,16 +2,23 @@ package dev.policyset.aps.core.evaluate;
 
 import dev.policyset.aps.core.model.AdmissionKind;
 import dev.policyset.aps.core.render.RenderedObject;
+import dev.policyset.aps.core.schema.SchemaSource;
 
 import java.util.List;
 
 /**
  * The admission configuration a request meets: the policies, bindings and webhook configurations of the
- * sets and bare objects a test loads, in the order they were read (the order policies are evaluated in).
+ * sets and bare objects a test loads, in the order they were read (the order policies are evaluated in), and
+ * the schemas of the custom resources whose CRDs it loads (for ApplyConfiguration merges).
  */
-public record PolicyConfiguration(List<RenderedObject> objects) {
+public record PolicyConfiguration(List<RenderedObject> objects, SchemaSource schemas) {
     public PolicyConfiguration {
         objects = List.copyOf(objects);
+        schemas = schemas == null ? SchemaSource.NONE : schemas;
+    }
+
+    public PolicyConfiguration(List<RenderedObject> objects) {
+        this(objects, SchemaSource.NONE);
     }
 
     List<RenderedObject> of(AdmissionKind kind) {

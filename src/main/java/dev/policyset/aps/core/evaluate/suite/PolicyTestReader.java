@@ -10,6 +10,8 @@ import dev.policyset.aps.core.evaluate.StubAuthorizer;
 import dev.policyset.aps.core.evaluate.UserInfo;
 import dev.policyset.aps.core.model.KubeVersion;
 import dev.policyset.aps.core.render.RenderedObject;
+import dev.policyset.aps.core.schema.CrdSchemas;
+import dev.policyset.aps.core.schema.SchemaSource;
 import dev.policyset.aps.core.validate.cel.lib.CelAuthorizer;
 import dev.policyset.aps.core.yaml.Document;
 
@@ -27,7 +29,7 @@ public final class PolicyTestReader {
     public static final String API_VERSION = "aps.policyset.dev/v1alpha1";
     public static final String KIND = "PolicyTest";
 
-    static final Set<String> TOP = Set.of("apiVersion", "kind", "metadata", "kubeVersion", "policies", "fixtures", "cases");
+    static final Set<String> TOP = Set.of("apiVersion", "kind", "metadata", "kubeVersion", "policies", "crds", "fixtures", "cases");
     static final Set<String> CASE = Set.of("name", "operation", "resource", "subResource", "namespace",
             "user", "dryRun", "options", "object", "oldObject", "expect");
     static final Set<String> EXPECT = Set.of("allowed", "message", "messageContains", "reason", "code",
@@ -88,9 +90,10 @@ public final class PolicyTestReader {
         if (policies.size() > 0 && objects.isEmpty() && problems.isEmpty()) {
             problem("policies", "the policies listed hold no AdmissionPolicySet and no admission policy, binding or webhook configuration");
         }
+        SchemaSource schemas = crds(root.path("crds"));
         Fixtures fixtures = fixtures(root.path("fixtures"));
         Map<String, UserInfo> users = users(root.path("fixtures").path("users"));
-        PolicyConfiguration config = new PolicyConfiguration(objects);
+        PolicyConfiguration config = new PolicyConfiguration(objects, schemas);
         AdmissionSimulator.Options options = AdmissionSimulator.Options.of(version);
 
         List<TestCase> cases = new ArrayList<>();
@@ -110,6 +113,38 @@ public final class PolicyTestReader {
             }
         }
         return new PolicyTest(doc.source(), name.isEmpty() ? doc.source() : name, KIND, cases, problems);
+    }
+
+    /**
+     * {@code crds}: files or directories with CustomResourceDefinition manifests; their served versions' schemas
+     * give custom resources' list and map types to ApplyConfiguration merges, as the API server's type converter
+     * does. Each path must hold at least one CRD.
+     */
+    private SchemaSource crds(JsonNode crds) {
+        if (crds.isMissingNode()) {
+            return SchemaSource.NONE;
+        }
+        if (!crds.isArray()) {
+            problem("crds", "crds must be a list of files or directories (relative to this file) holding "
+                    + "CustomResourceDefinition manifests");
+            return SchemaSource.NONE;
+        }
+        List<JsonNode> manifests = new ArrayList<>();
+        for (int i = 0; i < crds.size(); i++) {
+            String field = "crds[" + i + "]";
+            try {
+                List<JsonNode> found = loader.load(crds.get(i).asText()).stream().map(Document::content)
+                        .filter(CrdSchemas::isCrd).toList();
+                if (found.isEmpty()) {
+                    problem(field, field + " '" + crds.get(i).asText() + "' holds no CustomResourceDefinition "
+                            + "(apiextensions.k8s.io)");
+                }
+                manifests.addAll(found);
+            } catch (Loader.LoadException e) {
+                problem(field, field + " '" + crds.get(i).asText() + "': " + e.getMessage());
+            }
+        }
+        return CrdSchemas.of(manifests);
     }
 
     private void unknownFields(JsonNode node, Set<String> known, String at) {
