@@ -111,8 +111,11 @@ class AdmissionPolicySetReconcilerTest {
         assertTrue(requests.stream().noneMatch(r -> r.isDryRun() && r.path().endsWith("/validatingadmissionpolicies/fresh-vap")));
         assertEquals(0, requests.stream().filter(r -> r.method().equals("GET") && r.path().contains("/fresh-")).count(),
                 "ownership comes from the informer caches: no GET per object");
-        long statusWrites = requests.stream().filter(r -> r.isWrite() && r.path().endsWith("/admissionpolicysets/fresh/status")).count();
-        assertEquals(1, statusWrites, "one status write");
+        // Accepted writes: a 409 on a stale resourceVersion (the cached set older than JOSDK's own finalizer write,
+        // which happens on a busy machine) is answered by the reconciler's read-and-retry, one status write in all.
+        List<Request> statusWrites = requests.stream().filter(r -> r.isWrite() && r.path().endsWith("/admissionpolicysets/fresh/status")).toList();
+        assertEquals(1, statusWrites.stream().filter(Request::isAcceptedWrite).count(), () -> "one status write: "
+                + statusWrites.stream().map(r -> r.method() + " " + r.code()).toList());
         int lastDryRun = lastIndex(requests, r -> r.isDryRun() && r.path().contains("/fresh-"));
         int firstApply = firstIndex(requests, r -> !r.isDryRun() && r.method().equals("PATCH") && r.path().contains("/fresh-"));
         assertTrue(lastDryRun < firstApply, "all dry runs precede the first apply");

@@ -55,7 +55,18 @@ public final class ApplyAwareDispatcher extends Dispatcher {
     private static final YAMLMapper YAML = new YAMLMapper();
 
     /** One logged request; {@code nanos} is {@link System#nanoTime()} on arrival. */
-    public record Request(String method, String path, String query, String contentType, long nanos) {
+    public record Request(String method, String path, String query, String contentType, long nanos,
+                          java.util.concurrent.atomic.AtomicInteger answered) {
+        /** The HTTP status the request was answered with (0 while it is being dispatched). */
+        public int code() {
+            return answered.get();
+        }
+
+        /** A write the server accepted (a conflict or an injected failure is a request, not a write). */
+        public boolean isAcceptedWrite() {
+            return isWrite() && code() > 0 && code() < 400;
+        }
+
         public boolean isWrite() {
             return !method.equals("GET") && !method.equals("HEAD") && !method.equals("OPTIONS");
         }
@@ -181,10 +192,17 @@ public final class ApplyAwareDispatcher extends Dispatcher {
         String path = q < 0 ? full : full.substring(0, q);
         String query = q < 0 ? "" : full.substring(q + 1);
         String contentType = Optional.ofNullable(request.getHeader("Content-Type")).orElse("");
-        Request r = new Request(request.getMethod(), path, query, contentType, System.nanoTime());
+        Request r = new Request(request.getMethod(), path, query, contentType, System.nanoTime(),
+                new java.util.concurrent.atomic.AtomicInteger());
         synchronized (this) {
             log.add(r);
         }
+        MockResponse response = answer(request, r, path);
+        r.answered().set(response.code());
+        return response;
+    }
+
+    private MockResponse answer(RecordedRequest request, Request r, String path) {
         String map = mutatingPolicyVersion;
         if (map != null && r.method().equals("GET") && path.startsWith(DISCOVERY)
                 && path.indexOf('/', DISCOVERY.length()) < 0) {
@@ -220,10 +238,10 @@ public final class ApplyAwareDispatcher extends Dispatcher {
             return rejected.get();
         }
         try {
-            if (r.method().equals("PATCH") && contentType.startsWith(APPLY_PATCH)) {
+            if (r.method().equals("PATCH") && r.contentType().startsWith(APPLY_PATCH)) {
                 return apply(request, r);
             }
-            if (r.method().equals("PATCH") && contentType.startsWith("application/merge-patch+json") && !r.isDryRun()) {
+            if (r.method().equals("PATCH") && r.contentType().startsWith("application/merge-patch+json") && !r.isDryRun()) {
                 Optional<JsonNode> existing = get(r.path());
                 if (existing.isPresent()) {
                     return mergeAndPut(request, r, existing.get(), JSON.readTree(request.getBody().readUtf8()));
