@@ -11,6 +11,8 @@ import dev.policyset.aps.core.model.KubeVersion;
 import dev.policyset.aps.core.validate.ValidationOptions;
 import dev.policyset.aps.core.validate.ValidationSubject;
 import dev.policyset.aps.core.validate.Validator;
+import dev.policyset.aps.core.validate.safety.SafetyRule;
+import dev.policyset.aps.core.validate.safety.SafetyRules;
 import dev.policyset.aps.core.validate.cel.KubernetesCelEnvironment;
 import dev.policyset.aps.core.validate.cel.KubernetesCelChecker;
 import picocli.CommandLine.Command;
@@ -41,7 +43,7 @@ import java.util.concurrent.Callable;
 @Command(name = "bench", hidden = true, mixinStandardHelpOptions = true,
         description = "Time validation against bare cel-java compile+check of the same expressions (warm).")
 final class BenchCommand implements Callable<Integer> {
-    enum Mode { both, validate, compile }
+    enum Mode { both, validate, compile, typecheck }
 
     @Parameters(paramLabel = "PATH", arity = "1..*", description = "Files or directories, e.g. ../shared/corpus")
     List<Path> paths;
@@ -109,6 +111,21 @@ final class BenchCommand implements Callable<Integer> {
                             + "   (revalidate / bare compile: %.2f)%n",
                     median(pairs[2]), pairs[2].length, Arrays.stream(pairs[2]).min().orElse(Double.NaN),
                     Arrays.stream(pairs[2]).max().orElse(Double.NaN), cachedMs / compileMs);
+        } else if (mode == Mode.typecheck) {
+            // What schema type checking (APS602, APS603) adds: validate with every rule against validate without them.
+            List<SafetyRule> without = SafetyRules.all().stream()
+                    .filter(r -> !r.id().equals("APS602") && !r.id().equals("APS603")).toList();
+            Runnable withoutRound = () -> {
+                KubernetesCelEnvironment.clearCaches();
+                List<ValidationSubject> fresh = ValidationRun.subjects(loaded.documents(), version).subjects();
+                new Validator(ValidationOptions.offline(version), new KubernetesCelChecker(), without).validate(fresh);
+            };
+            double[][] pairs = timeInterleaved(validateRound, withoutRound);
+            out.printf("validate with type checking:    %9.2f ms/round%n", median(pairs[0]));
+            out.printf("validate without type checking: %9.2f ms/round%n", median(pairs[1]));
+            out.printf("ratio with / without: %.2f (median of %d pairwise ratios; min %.2f, max %.2f)%n",
+                    median(pairs[2]), pairs[2].length, Arrays.stream(pairs[2]).min().orElse(Double.NaN),
+                    Arrays.stream(pairs[2]).max().orElse(Double.NaN));
         } else if (mode == Mode.validate) {
             double validateMs = median(time(validateRound));
             out.printf("validate:     %9.2f ms/round  (%.0f objects/s; every expression compiled)%n",

@@ -25,6 +25,7 @@ import java.util.concurrent.Callable;
                 "  helm template my-release chart/ | aps validate --output json -",
                 "  aps validate --output json policies/ > findings.json",
                 "  aps validate --output sarif --kube-version 1.34 policies/ > aps.sarif",
+                "  aps validate --crds crds/ policies/",
                 "",
                 "Exit codes: 0 no error findings, 1 at least one error finding, 2 usage error or a file that cannot be read or parsed."})
 final class ValidateCommand implements Callable<Integer> {
@@ -38,6 +39,12 @@ final class ValidateCommand implements Callable<Integer> {
                     + "sarif and codequality output; by default they are only counted in the summary. JSON output "
                     + "always lists them.")
     boolean showSkipped;
+
+    @Option(names = "--crds", paramLabel = "DIR",
+            description = {"CustomResourceDefinitions (files or directories) whose schemas type-check the policies "
+                    + "that match their kinds (APS602, APS603); may be repeated.",
+                    "CRDs among the PATHs are used too. Built-in kinds need nothing (Kubernetes 1.34 model)."})
+    List<Path> crds = new java.util.ArrayList<>();
 
     @picocli.CommandLine.ParentCommand
     ApsCommand parent;
@@ -57,7 +64,8 @@ final class ValidateCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         InputFiles.requireStdinAtMostOnce(paths, spec.commandLine());
-        ValidationRun.Result result = ValidationRun.run(paths, parent.stdin(), kubeVersion.version, new KubernetesCelChecker());
+        ValidationRun.Result result = ValidationRun.run(paths, parent.stdin(), kubeVersion.version, new KubernetesCelChecker(),
+                crds);
         result.findings().stream().filter(f -> f.finding().rule().equals(ValidationRun.UNREADABLE)
                         || f.finding().rule().equals(ValidationRun.TOO_LARGE))
                 .forEach(f -> err.println("aps validate: " + f.file() + ":" + f.line() + ": " + f.finding().message()));

@@ -9,6 +9,9 @@ import dev.policyset.aps.core.model.PolicySetReader;
 import dev.policyset.aps.core.render.RenderOptions;
 import dev.policyset.aps.core.render.RenderedObject;
 import dev.policyset.aps.core.render.Renderer;
+import dev.policyset.aps.core.schema.BuiltinSchemas;
+import dev.policyset.aps.core.schema.CrdSchemas;
+import dev.policyset.aps.core.schema.SchemaSource;
 import dev.policyset.aps.core.validate.AttributedFinding;
 import dev.policyset.aps.core.validate.Finding;
 import dev.policyset.aps.core.validate.ValidationOptions;
@@ -103,15 +106,39 @@ final class ValidationRun {
     }
 
     static Result run(List<Path> paths, java.io.InputStream stdin, KubeVersion version, CelChecker cel) {
+        return run(paths, stdin, version, cel, List.of());
+    }
+
+    /**
+     * @param crdDirs files or directories of CustomResourceDefinitions ({@code --crds}): their schemas type-check the
+     *                policies (APS602, APS603) besides the CRDs among {@code paths}; nothing in them is validated
+     */
+    static Result run(List<Path> paths, java.io.InputStream stdin, KubeVersion version, CelChecker cel, List<Path> crdDirs) {
         InputFiles.Loaded loaded = InputFiles.load(paths, stdin);
         List<LocatedFinding> findings = new ArrayList<>();
         for (InputFiles.Problem p : loaded.problems()) {
             findings.add(new LocatedFinding(Finding.error(p.rule(), "", "", p.message()), p.file(),
                     p.line() == null ? 1 : p.line()));
         }
+        List<JsonNode> crds = new ArrayList<>();
+        loaded.documents().stream().map(Document::content).filter(CrdSchemas::isCrd).forEach(crds::add);
+        boolean crdProblems = false;
+        if (!crdDirs.isEmpty()) {
+            InputFiles.Loaded extra = InputFiles.load(crdDirs, stdin);
+            for (InputFiles.Problem p : extra.problems()) {
+                findings.add(new LocatedFinding(Finding.error(p.rule(), "", "", "--crds: " + p.message()), p.file(),
+                        p.line() == null ? 1 : p.line()));
+                crdProblems = true;
+            }
+            extra.documents().stream().map(Document::content).filter(CrdSchemas::isCrd).forEach(crds::add);
+        }
         Subjects read = subjects(loaded.documents(), version);
         findings.addAll(read.findings());
-        Validator validator = new Validator(ValidationOptions.offline(version), cel);
+        ValidationOptions options = ValidationOptions.offline(version);
+        if (!crds.isEmpty()) {
+            options = options.withSchemas(SchemaSource.first(CrdSchemas.of(crds), BuiltinSchemas.instance()));
+        }
+        Validator validator = new Validator(options, cel);
         for (AttributedFinding a : validator.validateAttributed(read.subjects())) {
             // Located where its own subject was defined: with the same Kind/name in two files, each file keeps its own.
             Finding f = a.finding();
@@ -121,7 +148,7 @@ final class ValidationRun {
         }
         int skipped = (int) findings.stream().filter(Result::isSkipped).count();
         return new Result(List.copyOf(findings), loaded.files(), read.subjects().size(), skipped,
-                !loaded.problems().isEmpty());
+                !loaded.problems().isEmpty() || crdProblems);
     }
 
     static Subjects subjects(List<Document> documents, KubeVersion version) {

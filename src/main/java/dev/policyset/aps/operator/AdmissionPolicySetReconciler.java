@@ -73,6 +73,7 @@ public class AdmissionPolicySetReconciler implements Reconciler<AdmissionPolicyS
 
     private final KubernetesClient client;
     private final ClusterDiscovery discovery;
+    private final ClusterSchemas schemas;
     private final PlanExecutor executor;
     private final EventRecorder events;
     private final OperatorMetrics metrics;
@@ -83,12 +84,13 @@ public class AdmissionPolicySetReconciler implements Reconciler<AdmissionPolicyS
     /** Informers registered so far, by event source name (kind and version); changes when discovery does. */
     private final Set<String> informers = new HashSet<>();
 
-    public AdmissionPolicySetReconciler(KubernetesClient client, ClusterDiscovery discovery, PlanExecutor executor,
-                                        EventRecorder events, OperatorMetrics metrics,
+    public AdmissionPolicySetReconciler(KubernetesClient client, ClusterDiscovery discovery, ClusterSchemas schemas,
+                                        PlanExecutor executor, EventRecorder events, OperatorMetrics metrics,
                                         @ConfigProperty(name = "aps.status.max-findings", defaultValue = "50") int maxFindings,
                                         @ConfigProperty(name = "aps.conflict-recheck", defaultValue = "PT1M") Duration conflictRecheck) {
         this.client = client;
         this.discovery = discovery;
+        this.schemas = schemas;
         this.executor = executor;
         this.events = events;
         this.metrics = metrics;
@@ -162,7 +164,8 @@ public class AdmissionPolicySetReconciler implements Reconciler<AdmissionPolicyS
     @Override
     public UpdateControl<AdmissionPolicySet> reconcile(AdmissionPolicySet set, Context<AdmissionPolicySet> context) {
         ManagedKinds kinds = informersFor(context);
-        InformerClusterView view = new InformerClusterView(context.eventSourceRetriever(), kinds, discovery.snapshot());
+        InformerClusterView view = new InformerClusterView(context.eventSourceRetriever(), kinds, discovery.snapshot(),
+                schemas.current());
         Plan plan = executor.execute(planner.plan(input(set), view), view);
         plan.events().forEach(e -> events.record(set, e));
         finish(set, plan);

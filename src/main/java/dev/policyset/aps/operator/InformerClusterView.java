@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.policyset.aps.api.v1alpha1.AdmissionPolicySet;
 import dev.policyset.aps.core.model.AdmissionKind;
 import dev.policyset.aps.core.model.ClusterView;
+import dev.policyset.aps.core.schema.BuiltinSchemas;
+import dev.policyset.aps.core.schema.SchemaSource;
 import dev.policyset.aps.core.model.KubeVersion;
 import dev.policyset.aps.core.model.LiveObject;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -31,10 +33,24 @@ final class InformerClusterView implements ClusterView {
     private final ManagedKinds kinds;
     private final ClusterDiscovery.Snapshot discovery;
 
+    private final SchemaSource schemas;
+
     InformerClusterView(EventSourceRetriever<AdmissionPolicySet> sources, ManagedKinds kinds, ClusterDiscovery.Snapshot discovery) {
+        this(sources, kinds, discovery, BuiltinSchemas.instance());
+    }
+
+    /** @param schemas the cluster's schemas ({@link ClusterSchemas#current()}) */
+    InformerClusterView(EventSourceRetriever<AdmissionPolicySet> sources, ManagedKinds kinds, ClusterDiscovery.Snapshot discovery,
+                        SchemaSource schemas) {
         this.sources = sources;
         this.kinds = kinds;
         this.discovery = discovery;
+        this.schemas = schemas;
+    }
+
+    @Override
+    public SchemaSource schemas() {
+        return schemas;
     }
 
     @Override

@@ -12,12 +12,18 @@ public class Safety {
     @JsonPropertyDescription("Block (default): a safety error stops the apply. Warn: safety errors are reported as warnings.")
     private Enforcement enforcement;
 
+    @JsonPropertyDescription("Warn (default): an expression that does not type-check against the schemas of the resources "
+            + "its policy matches (APS602) is reported as a warning, as the API server does. Error: it stops the apply.")
+    private TypeChecking typeChecking;
+
     @JsonPropertyDescription("Waive one safety rule for one object; the reason shows up in status.")
     @Size(max = Limits.MAX_EXEMPTIONS)
     private List<Exemption> exemptions;
 
     public Enforcement getEnforcement() { return enforcement; }
     public void setEnforcement(Enforcement enforcement) { this.enforcement = enforcement; }
+    public TypeChecking getTypeChecking() { return typeChecking; }
+    public void setTypeChecking(TypeChecking typeChecking) { this.typeChecking = typeChecking; }
     public List<Exemption> getExemptions() { return exemptions; }
     public void setExemptions(List<Exemption> exemptions) { this.exemptions = exemptions; }
 }

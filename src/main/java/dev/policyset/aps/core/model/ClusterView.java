@@ -24,6 +24,14 @@ public interface ClusterView {
     /** Every object that carries the set label with this value, in any served kind. */
     List<LiveObject> labelled(String setName);
 
+    /**
+     * The schemas of the resources the cluster serves, for type checking policies (APS602, APS603): the operator
+     * reads the cluster's {@code /openapi/v3}; without a cluster, the built-in kinds.
+     */
+    default dev.policyset.aps.core.schema.SchemaSource schemas() {
+        return dev.policyset.aps.core.schema.BuiltinSchemas.instance();
+    }
+
     /** Whether the cluster can be asked at all: false for offline validation (the CLI), where nothing is known. */
     default boolean online() {
         return true;

@@ -128,6 +128,7 @@ public final class PolicySetReader {
             return SafetySettings.DEFAULT;
         }
         String enforcement = readEnum(node, "enforcement", "spec.safety.enforcement", List.of("Block", "Warn"), "Block");
+        String typeChecking = readEnum(node, "typeChecking", "spec.safety.typeChecking", List.of("Warn", "Error"), "Warn");
         List<Exemption> exemptions = new ArrayList<>();
         JsonNode list = node.get("exemptions");
         if (list != null && !list.isNull()) {
@@ -151,7 +152,8 @@ public final class PolicySetReader {
                 }
             }
         }
-        return new SafetySettings(SafetySettings.Enforcement.valueOf(enforcement.toUpperCase(Locale.ROOT)), exemptions);
+        return new SafetySettings(SafetySettings.Enforcement.valueOf(enforcement.toUpperCase(Locale.ROOT)), exemptions,
+                SafetySettings.TypeChecking.valueOf(typeChecking.toUpperCase(Locale.ROOT)));
     }
 
     /** Reads one member from its object, or returns null after reporting why it cannot be read. */

@@ -51,8 +51,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code Long} → integer, {@code Boolean} → boolean, {@code Double} → number, {@code List} → array, {@code Map}
  * → object with additionalProperties, {@code IntOrString} → int-or-string, {@code Quantity} → string as it is
  * serialized; {@code Object}, {@code JsonNode}, raw extensions → any). It carries no {@code required} lists, no
- * formats and no defaults: every field but {@code apiVersion}, {@code kind} and {@code metadata} is optional, and
- * times ({@code metadata.creationTimestamp}) are strings, as they are at admission time (the API server's
+ * formats and no defaults. So {@code required} here lists what an object <em>always has when it is admitted</em>:
+ * {@code apiVersion}, {@code kind}, {@code metadata}, {@code spec} and {@code status} (Go value types, always
+ * serialized), and the fields of {@link #ALWAYS_PRESENT} (upstream's required fields and the API server's defaults
+ * for the kinds policies check most); every other field is optional. Times ({@code metadata.creationTimestamp}) are strings, as they are at admission time (the API server's
  * OpenAPI says {@code date-time}; the admission plugin evaluates unstructured JSON, where they are strings).
  */
 public final class BuiltinSchemas implements SchemaSource {
@@ -60,11 +62,61 @@ public final class BuiltinSchemas implements SchemaSource {
 
     private static final BuiltinSchemas INSTANCE = new BuiltinSchemas();
 
+    /**
+     * Fields an admitted object always has, by model class: required in upstream's OpenAPI ({@code k8s.io/api}
+     * types without {@code omitempty}/{@code +optional}), Go value types (always serialized), and fields the API
+     * server's defaulting sets before admission ({@code pkg/apis/{core,apps,batch}/v1/defaults.go}). Kept to the kinds
+     * policies check most; a field missing here is treated as possibly absent (APS603 reports unguarded uses).
+     * {@code Container.image} is required by Pod validation, which rejects an image-less pod whatever a policy does.
+     */
+    static final Map<String, List<String>> ALWAYS_PRESENT = Map.ofEntries(
+            Map.entry("ObjectMeta", List.of("name")),
+            Map.entry("PodTemplateSpec", List.of("metadata", "spec")),
+            Map.entry("JobTemplateSpec", List.of("metadata", "spec")),
+            Map.entry("PodSpec", List.of("containers", "restartPolicy", "terminationGracePeriodSeconds", "dnsPolicy",
+                    "securityContext", "schedulerName", "enableServiceLinks")),
+            Map.entry("Container", List.of("name", "image", "resources", "terminationMessagePath",
+                    "terminationMessagePolicy", "imagePullPolicy")),
+            Map.entry("EphemeralContainer", List.of("name", "image", "resources", "terminationMessagePath",
+                    "terminationMessagePolicy", "imagePullPolicy")),
+            Map.entry("ContainerPort", List.of("containerPort", "protocol")),
+            Map.entry("EnvVar", List.of("name")),
+            Map.entry("Volume", List.of("name")),
+            Map.entry("VolumeMount", List.of("name", "mountPath")),
+            Map.entry("DeploymentSpec", List.of("selector", "template", "replicas", "strategy", "revisionHistoryLimit",
+                    "progressDeadlineSeconds")),
+            Map.entry("StatefulSetSpec", List.of("selector", "template", "replicas", "podManagementPolicy",
+                    "updateStrategy", "revisionHistoryLimit")),
+            Map.entry("DaemonSetSpec", List.of("selector", "template", "updateStrategy", "revisionHistoryLimit")),
+            Map.entry("ReplicaSetSpec", List.of("selector", "template", "replicas")),
+            Map.entry("JobSpec", List.of("template", "parallelism", "backoffLimit", "completionMode", "suspend")),
+            Map.entry("CronJobSpec", List.of("schedule", "jobTemplate", "concurrencyPolicy", "suspend",
+                    "successfulJobsHistoryLimit", "failedJobsHistoryLimit")),
+            Map.entry("ServiceSpec", List.of("type", "sessionAffinity")),
+            Map.entry("ServicePort", List.of("port", "protocol", "targetPort")),
+            Map.entry("RoleRef", List.of("apiGroup", "kind", "name")),
+            Map.entry("Subject", List.of("kind", "name")),
+            Map.entry("PolicyRule", List.of("verbs")),
+            Map.entry("OwnerReference", List.of("apiVersion", "kind", "name", "uid")),
+            Map.entry("Toleration", List.of()),
+            Map.entry("HTTPIngressPath", List.of("pathType", "backend")),
+            Map.entry("IngressRule", List.of()),
+            Map.entry("Secret", List.of("type")));
+
     private final Map<Class<?>, Schema> byClass = new ConcurrentHashMap<>();
     private volatile Index index;
 
-    private record Index(Map<GroupVersionKind, Class<?>> classes, List<ResourceType> resources) {
+    /** The built-in kinds: the model class of each (by name, loaded on first use) and the resources. */
+    private record Index(Map<GroupVersionKind, String> classes, List<ResourceType> resources) {
     }
+
+    /**
+     * The index of the built-in kinds, generated from the model jars by {@link #scanIndex()} and kept in sync by
+     * {@code BuiltinKindsIndexTest} (a fabric8 upgrade that adds kinds fails it until the file is regenerated).
+     * Reading it costs nothing; scanning loads every registered model class (seconds on a busy machine), which the
+     * CLI must not pay at start-up.
+     */
+    static final String INDEX_RESOURCE = "builtin-kinds.tsv";
 
     private BuiltinSchemas() {
     }
@@ -75,8 +127,15 @@ public final class BuiltinSchemas implements SchemaSource {
 
     @Override
     public Optional<Schema> schema(GroupVersionKind gvk) {
-        Class<?> type = index().classes().get(gvk);
-        return type == null ? Optional.empty() : Optional.of(schemaOf(type));
+        String name = index().classes().get(gvk);
+        if (name == null) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(schemaOf(Class.forName(name, false, BuiltinSchemas.class.getClassLoader())));
+        } catch (ClassNotFoundException | LinkageError e) {
+            return Optional.empty(); // a model jar left out of this classpath: the kind is checked as dyn
+        }
     }
 
     @Override
@@ -113,23 +172,53 @@ public final class BuiltinSchemas implements SchemaSource {
         return i;
     }
 
+    private static Index buildIndex() {
+        List<String> lines = new ArrayList<>();
+        try (var in = BuiltinSchemas.class.getResourceAsStream(INDEX_RESOURCE)) {
+            if (in != null) {
+                new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)).lines().forEach(lines::add);
+            }
+        } catch (IOException e) {
+            lines.clear();
+        }
+        if (lines.isEmpty()) {
+            lines = scanIndex();
+        }
+        Map<GroupVersionKind, String> classes = new LinkedHashMap<>();
+        List<ResourceType> resources = new ArrayList<>();
+        for (String line : lines) {
+            String[] f = line.split("\t", -1);
+            if (f.length != 6 || line.startsWith("#")) {
+                continue;
+            }
+            GroupVersionKind gvk = new GroupVersionKind(f[0], f[1], f[2]);
+            if (classes.putIfAbsent(gvk, f[5]) == null) {
+                resources.add(new ResourceType(gvk, f[3], Boolean.parseBoolean(f[4])));
+            }
+        }
+        return new Index(Collections.unmodifiableMap(classes), List.copyOf(resources));
+    }
+
     /**
      * Every top-level kind the model jars register ({@code META-INF/services/...KubernetesResource}) in a group the
-     * API server serves itself; lists and the kinds of other projects (OpenShift, Gateway API, metrics) are left out.
+     * API server serves itself, one line each: group, version, kind, plural, namespaced, class (tab-separated,
+     * sorted). Lists and the kinds of other projects (OpenShift, Gateway API, metrics) are left out.
      */
-    private static Index buildIndex() {
-        Map<GroupVersionKind, Class<?>> classes = new LinkedHashMap<>();
-        List<ResourceType> resources = new ArrayList<>();
+    public static List<String> scanIndex() {
+        List<String> lines = new ArrayList<>();
+        java.util.Set<GroupVersionKind> seen = new java.util.HashSet<>();
         ClassLoader loader = BuiltinSchemas.class.getClassLoader();
         for (String name : registeredClasses(loader)) {
+            if (name.endsWith("List")) {
+                continue;
+            }
             Class<?> type;
             try {
                 type = Class.forName(name, false, loader);
             } catch (ClassNotFoundException | LinkageError e) {
                 continue;
             }
-            if (!HasMetadata.class.isAssignableFrom(type) || Modifier.isAbstract(type.getModifiers())
-                    || name.endsWith("List")) {
+            if (!HasMetadata.class.isAssignableFrom(type) || Modifier.isAbstract(type.getModifiers())) {
                 continue;
             }
             @SuppressWarnings("unchecked") Class<? extends HasMetadata> resource = (Class<? extends HasMetadata>) type;
@@ -146,12 +235,13 @@ public final class BuiltinSchemas implements SchemaSource {
                 continue;
             }
             GroupVersionKind gvk = new GroupVersionKind(group, version, HasMetadata.getKind(resource));
-            if (classes.putIfAbsent(gvk, type) == null) {
-                resources.add(new ResourceType(gvk, HasMetadata.getPlural(resource),
-                        Namespaced.class.isAssignableFrom(type)));
+            if (seen.add(gvk)) {
+                lines.add(String.join("\t", group, version, gvk.kind(), HasMetadata.getPlural(resource),
+                        Boolean.toString(Namespaced.class.isAssignableFrom(type)), name));
             }
         }
-        return new Index(Collections.unmodifiableMap(classes), List.copyOf(resources));
+        Collections.sort(lines);
+        return lines;
     }
 
     private static List<String> registeredClasses(ClassLoader loader) {
@@ -201,9 +291,15 @@ public final class BuiltinSchemas implements SchemaSource {
                     }
                 }
                 if (HasMetadata.class.isAssignableFrom(type)) {
-                    // the API server always sets these (DESIGN: fields are optional except metadata/apiVersion/kind)
                     b.require("apiVersion").require("kind").require("metadata");
+                    Schema.Builder top = b;
+                    List.of("spec", "status").forEach(f -> {
+                        if (top.build().property(f) != null) {
+                            top.require(f);
+                        }
+                    });
                 }
+                ALWAYS_PRESENT.getOrDefault(type.getSimpleName(), List.of()).forEach(b::require);
                 Schema schema = b.build();
                 local.put(type, schema);
                 return schema;

@@ -2,6 +2,8 @@ package dev.policyset.aps.core.validate;
 
 import dev.policyset.aps.core.model.ClusterView;
 import dev.policyset.aps.core.model.KubeVersion;
+import dev.policyset.aps.core.schema.BuiltinSchemas;
+import dev.policyset.aps.core.schema.SchemaSource;
 
 import java.util.Set;
 
@@ -13,11 +15,24 @@ import java.util.Set;
  *                        of them is not APS401 (besides those the cluster view holds)
  * @param cluster         what the cluster holds, for the rules that need it (APS401, APS403, APS601);
  *                        {@link ClusterView#offline} for the CLI
+ * @param schemas         the schemas of the resources policies match, for type checking (APS602, APS603): the
+ *                        built-in kinds by default; the CLI adds CRDs, the operator the cluster's {@code /openapi/v3}
  */
-public record ValidationOptions(KubeVersion kubeVersion, Set<String> clusterPolicies, ClusterView cluster) {
+public record ValidationOptions(KubeVersion kubeVersion, Set<String> clusterPolicies, ClusterView cluster,
+                                SchemaSource schemas) {
     public ValidationOptions {
         clusterPolicies = Set.copyOf(clusterPolicies);
         cluster = cluster == null ? ClusterView.offline(kubeVersion) : cluster;
+        schemas = schemas == null ? BuiltinSchemas.instance() : schemas;
+    }
+
+    public ValidationOptions(KubeVersion kubeVersion, Set<String> clusterPolicies, ClusterView cluster) {
+        this(kubeVersion, clusterPolicies, cluster, null);
+    }
+
+    /** The same options with other schemas (e.g. the input's CRDs before the built-in kinds). */
+    public ValidationOptions withSchemas(SchemaSource schemas) {
+        return new ValidationOptions(kubeVersion, clusterPolicies, cluster, schemas);
     }
 
     public ValidationOptions(KubeVersion kubeVersion, Set<String> clusterPolicies) {
@@ -30,6 +45,6 @@ public record ValidationOptions(KubeVersion kubeVersion, Set<String> clusterPoli
 
     /** Validation against a cluster: its version, and its objects for the rules that look. */
     public static ValidationOptions against(ClusterView cluster) {
-        return new ValidationOptions(cluster.kubeVersion(), Set.of(), cluster);
+        return new ValidationOptions(cluster.kubeVersion(), Set.of(), cluster, cluster.schemas());
     }
 }

@@ -35,7 +35,8 @@ class SchemaSourceTest {
         assertEquals("string", containers.items().property("image").type());
         assertTrue(containers.items().property("ports").items().property("targetPort") == null);
         assertTrue(deployment.isRequired("metadata"));
-        assertFalse(deployment.isRequired("spec"));
+        assertTrue(deployment.isRequired("spec"), "a Go value type: always serialized");
+        assertFalse(deployment.property("spec").isRequired("paused"));
         // IntOrString and Quantity
         Schema strategy = deployment.property("spec").property("strategy").property("rollingUpdate");
         assertTrue(strategy.property("maxSurge").intOrString());

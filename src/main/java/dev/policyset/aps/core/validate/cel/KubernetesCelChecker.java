@@ -33,7 +33,17 @@ import java.util.Optional;
 public final class KubernetesCelChecker implements CelChecker {
     @Override
     public Scope newScope(PolicyType type, boolean hasParams, KubeVersion version) {
-        return new KubeScope(type, type != PolicyType.WEBHOOK && hasParams, version.celCompatibilityVersion());
+        return new KubeScope(type, type != PolicyType.WEBHOOK && hasParams, version.celCompatibilityVersion(), null);
+    }
+
+    /**
+     * A scope whose {@code object}, {@code oldObject} and {@code params} have the given types instead of {@code dyn}:
+     * the API server's type checker ({@code plugin/policy/validating/typechecking.go}). Variables declared in it
+     * get the types their expressions have there.
+     */
+    public KubeScope newTypedScope(PolicyType type, boolean hasParams, KubeVersion version,
+                                   KubernetesCelEnvironment.RootTypes roots) {
+        return new KubeScope(type, type != PolicyType.WEBHOOK && hasParams, version.celCompatibilityVersion(), roots);
     }
 
     /**
@@ -61,7 +71,7 @@ public final class KubernetesCelChecker implements CelChecker {
     }
 
     /** The {@code must evaluate to ...} error for a checked result type, if it is not allowed. */
-    static Optional<String> resultTypeError(ExpressionKind kind, CelType result) {
+    public static Optional<String> resultTypeError(ExpressionKind kind, CelType result) {
         List<String> required = requiredTypes(kind);
         if (required.isEmpty()) {
             return Optional.empty();
@@ -87,17 +97,25 @@ public final class KubernetesCelChecker implements CelChecker {
         return true;
     }
 
-    private static final class KubeScope implements Scope {
+    /** The variables declared so far, and the environment each expression kind compiles in. */
+    public static final class KubeScope implements Scope {
         private final PolicyType type;
         private final boolean params;
         private final KubeVersion compatibility;
+        private final KubernetesCelEnvironment.RootTypes roots;
         private final Map<String, CelType> variables = new LinkedHashMap<>();
         private boolean hasVariables;
 
-        KubeScope(PolicyType type, boolean params, KubeVersion compatibility) {
+        KubeScope(PolicyType type, boolean params, KubeVersion compatibility, KubernetesCelEnvironment.RootTypes roots) {
             this.type = type;
             this.params = params;
             this.compatibility = compatibility;
+            this.roots = roots;
+        }
+
+        /** Compiles one expression in this scope, with its checked AST (no result-type check, no declaration). */
+        public KubernetesCelEnvironment.Compiled compile(ExpressionKind kind, String expression) {
+            return environment(kind).compile(expression);
         }
 
         @Override
@@ -122,7 +140,8 @@ public final class KubernetesCelChecker implements CelChecker {
             return resultTypeError(kind, compiled.resultType());
         }
 
-        KubernetesCelEnvironment environment(ExpressionKind kind) {
+        /** The environment an expression of {@code kind} compiles in, with the variables declared so far. */
+        public KubernetesCelEnvironment environment(ExpressionKind kind) {
             boolean webhook = type == PolicyType.WEBHOOK || kind == ExpressionKind.WEBHOOK_MATCH_CONDITION;
             boolean mutation = kind == ExpressionKind.MUTATION_APPLY_CONFIGURATION
                     || kind == ExpressionKind.MUTATION_JSON_PATCH;
@@ -135,7 +154,7 @@ public final class KubernetesCelChecker implements CelChecker {
                 default -> hasVariables ? variables : null;
             };
             return KubernetesCelEnvironment.create(compatibility, new KubernetesCelEnvironment.Declarations(
-                    params && !webhook, authorizer, mutation, vars));
+                    params && !webhook, authorizer, mutation, vars, webhook ? null : roots));
         }
     }
 }

@@ -82,10 +82,17 @@ public final class KubernetesCelEnvironment {
      * @param mutation   MAP mutations: {@code Object}, {@code JSONPatch}, {@code jsonpatch.escapeKey}
      * @param variables  {@code variables.<name>} with their types, in declaration order; {@code null}
      *                   when {@code variables} is not declared at all
+     * @param roots      {@code object}/{@code oldObject} and {@code params} typed from schemas (the type checker's
+     *                   environment, {@code typechecking.go: buildEnvSet}); null: both {@code dyn}, as at create time
      */
-    public record Declarations(boolean params, boolean authorizer, boolean mutation, Map<String, CelType> variables) {
+    public record Declarations(boolean params, boolean authorizer, boolean mutation, Map<String, CelType> variables,
+                               RootTypes roots) {
         public Declarations {
             variables = variables == null ? null : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(variables));
+        }
+
+        public Declarations(boolean params, boolean authorizer, boolean mutation, Map<String, CelType> variables) {
+            this(params, authorizer, mutation, variables, null);
         }
 
         /** The cel-eval default: a validation of a policy with paramKind, no variables. */
@@ -99,7 +106,36 @@ public final class KubernetesCelEnvironment {
         }
 
         public Declarations withVariables(Map<String, CelType> vars) {
-            return new Declarations(params, authorizer, mutation, vars);
+            return new Declarations(params, authorizer, mutation, vars, roots);
+        }
+    }
+
+    /**
+     * The declared types of {@code object}/{@code oldObject} and {@code params} (null: {@code dyn}) and every named
+     * object type they use, for the type provider. Compared by identity: environments are cached per instance, so
+     * a caller keeps one instance per schema pair.
+     */
+    public static final class RootTypes {
+        private final CelType object;
+        private final CelType params;
+        private final List<CelType> types;
+
+        public RootTypes(CelType object, CelType params, List<CelType> types) {
+            this.object = object;
+            this.params = params;
+            this.types = List.copyOf(types);
+        }
+
+        public CelType object() {
+            return object;
+        }
+
+        public CelType params() {
+            return params;
+        }
+
+        public List<CelType> types() {
+            return types;
         }
     }
 
@@ -129,7 +165,7 @@ public final class KubernetesCelEnvironment {
             });
 
     private record Key(KubeVersion version, boolean params, boolean authorizer, boolean mutation, String variables,
-                       Set<String> objectFields) {
+                       Set<String> objectFields, RootTypes roots) {
     }
 
     private final KubeVersion version;
@@ -219,12 +255,14 @@ public final class KubernetesCelEnvironment {
             rb.setValueProvider((typeName, fields) -> Optional.empty());
         }
 
-        cb.addVar("object", SimpleType.DYN);
-        cb.addVar("oldObject", SimpleType.DYN);
+        RootTypes roots = declarations.roots();
+        CelType objectType = roots == null || roots.object() == null ? SimpleType.DYN : roots.object();
+        cb.addVar("object", objectType);
+        cb.addVar("oldObject", objectType);
         cb.addVar("request", KubeCelTypes.ADMISSION_REQUEST);
         cb.addVar("namespaceObject", KubeCelTypes.NAMESPACE);
         if (declarations.params()) {
-            cb.addVar("params", SimpleType.DYN);
+            cb.addVar("params", roots == null || roots.params() == null ? SimpleType.DYN : roots.params());
         }
         if (declarations.authorizer()) {
             cb.addVar("authorizer", CelAuthorizer.AUTHORIZER_TYPE);
@@ -267,7 +305,7 @@ public final class KubernetesCelEnvironment {
         String vars = declarations.variables() == null ? null : declarations.variables().entrySet().stream()
                 .map(e -> e.getKey() + ":" + KubeCelTypes.format(e.getValue())).reduce("", (a, b) -> a + "," + b);
         Key key = new Key(celCompatibilityVersion, declarations.params(), declarations.authorizer(),
-                declarations.mutation(), vars, Set.copyOf(objectFields));
+                declarations.mutation(), vars, Set.copyOf(objectFields), declarations.roots());
         KubernetesCelEnvironment cached = CACHE.get(key);
         if (cached != null) {
             return cached;
@@ -339,6 +377,11 @@ public final class KubernetesCelEnvironment {
             structs.add(variablesType(declarations.variables()));
         }
         libraries.forEach(l -> structs.addAll(l.types()));
+        Map<String, CelType> byName = new java.util.HashMap<>();
+        if (declarations.roots() != null) {
+            structs.addAll(declarations.roots().types());
+        }
+        structs.forEach(t -> byName.putIfAbsent(t.name(), t));
         CelTypeProvider base = new CelTypeProvider() {
             @Override
             public ImmutableCollection<CelType> types() {
@@ -353,7 +396,7 @@ public final class KubernetesCelEnvironment {
                 if (name.equals("google.protobuf.Timestamp")) {
                     return Optional.of(SimpleType.TIMESTAMP);
                 }
-                return structs.stream().filter(s -> s.name().equals(name)).findFirst();
+                return Optional.ofNullable(byName.get(name));
             }
         };
         return declarations.mutation() ? MutationLibrary.typeProvider(base, objectFields) : base;
@@ -411,6 +454,12 @@ public final class KubernetesCelEnvironment {
             ast = result.getAst();
         } catch (CelValidationException e) {
             return new Compiled(expression, null, "compilation failed: " + CelErrors.compileIssues(e.getMessage()));
+        }
+        if (declarations.roots() != null) {
+            // A type-checking environment (core.validate.typecheck): only the check matters. The AST validators, the
+            // literal folds and the program preparation look at literals, not at types; the same expression has been
+            // through them in its create-time environment, and running them again is most of a compile's time.
+            return new Compiled(expression, ast, null);
         }
         CelValidationResult validated = validator.validate(ast);
         if (validated.hasError()) {

@@ -21,6 +21,8 @@ public final class SafetyRules {
             new Aps404DuplicateObject(),
             new Aps501MissingCaBundle(),
             new Aps601ServerTypeCheck(),
+            new Aps602SchemaTypeCheck(),
+            new Aps603UnguardedAccess(),
             new Aps701CelCost());
 
     private SafetyRules() {}

@@ -1,0 +1,157 @@
+package dev.policyset.aps.core.validate.safety;
+
+import dev.policyset.aps.core.render.RenderedObject;
+import dev.policyset.aps.core.validate.Finding;
+import dev.policyset.aps.core.validate.ValidationSubject;
+import dev.policyset.aps.core.validate.cel.ExpressionKind;
+import dev.policyset.aps.core.validate.cel.KubernetesCelEnvironment;
+import dev.policyset.aps.core.validate.typecheck.PolicyTypeCheck;
+import dev.policyset.aps.core.validate.typecheck.UnguardedAccesses;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * APS603: an access to an optional field or a map key without a guard, in a validation, matchCondition, variable or
+ * mutation ({@link UnguardedAccesses} says what counts). At request time such an access fails with
+ * {@code no such key} on every object that lacks the field, and the policy's {@code failurePolicy} decides.
+ *
+ * <p>Risk model: <b>warning</b> when the policy fails closed ({@code failurePolicy: Fail}, the default): every
+ * request whose object lacks the field is denied, legitimate ones included — the outage the lint exists for;
+ * <b>info</b> when it fails open ({@code Ignore}): such requests skip the policy silently. Not an error, because
+ * what "can be absent" rests on the schema (the built-in model has no required lists; {@code BuiltinSchemas}
+ * lists the fields always present) and because a guard in a form the lint does not recognise is still a guard.
+ * messageExpressions and auditAnnotations are not checked: their failure does not decide the request.
+ */
+public final class Aps603UnguardedAccess implements SafetyRule {
+    @Override
+    public String id() {
+        return "APS603";
+    }
+
+    @Override
+    public List<Finding> check(SafetyContext context) {
+        List<Finding> out = new ArrayList<>();
+        for (ValidationSubject subject : context.subjects()) {
+            RenderedObject object = subject.object();
+            Optional<PolicyTypeCheck.Result> result = PolicyTypeCheck.of(object.kind(), object.manifest(),
+                    context.options().schemas(), context.options().kubeVersion());
+            if (result.isEmpty()) {
+                continue;
+            }
+            boolean failsOpen = object.manifest().path("spec").path("failurePolicy").asText("Fail").equals("Ignore");
+            boolean clusterScoped = result.get().kinds().stream().anyMatch(k -> context.options().schemas()
+                    .resources().stream().filter(r -> r.gvk().equals(k.gvk())).anyMatch(r -> !r.namespaced()));
+            for (PolicyTypeCheck.Expression e : result.get().expressions()) {
+                if (e.kind() == ExpressionKind.MESSAGE_EXPRESSION || e.kind() == ExpressionKind.AUDIT_ANNOTATION_VALUE) {
+                    continue;
+                }
+                Map<String, UnguardedAccesses.Access> accesses = new LinkedHashMap<>();
+                for (Typed typed : typedCompiles(result.get())) {
+                    KubernetesCelEnvironment.Compiled c = typed.compiled().get(e.field());
+                    if (c == null || !c.ok()) {
+                        continue;
+                    }
+                    UnguardedAccesses lint = new UnguardedAccesses(typed.schemas(), clusterScoped,
+                            e.kind() == ExpressionKind.MATCH_CONDITION ? Set.of() : matchConditionGuards(result.get(), typed),
+                            variableGuards(result.get(), typed));
+                    lint.find(c.ast()).forEach(a -> accesses.putIfAbsent(a.path(), a));
+                }
+                if (!accesses.isEmpty()) {
+                    out.add(finding(object, e, new ArrayList<>(accesses.values()), failsOpen));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The typed compiles to lint: one per matched kind, or the untyped one (request fields are typed anyway). */
+    private record Typed(Map<String, KubernetesCelEnvironment.Compiled> compiled, Map<String, dev.policyset.aps.core.schema.Schema> schemas) {
+    }
+
+    private static List<Typed> typedCompiles(PolicyTypeCheck.Result result) {
+        List<Typed> out = new ArrayList<>();
+        for (PolicyTypeCheck.KindResult k : result.kinds()) {
+            out.add(new Typed(k.compiled(), k.schemas()));
+        }
+        if (out.isEmpty()) {
+            out.add(new Typed(result.untyped(), Map.of()));
+        }
+        return out;
+    }
+
+    private static Set<String> matchConditionGuards(PolicyTypeCheck.Result result, Typed typed) {
+        Set<String> guards = new HashSet<>();
+        for (PolicyTypeCheck.Expression e : result.expressions()) {
+            KubernetesCelEnvironment.Compiled c = typed.compiled().get(e.field());
+            if (e.kind() == ExpressionKind.MATCH_CONDITION && c != null && c.ok()) {
+                guards.addAll(UnguardedAccesses.guards(c.ast()));
+            }
+        }
+        return guards;
+    }
+
+    private static Map<String, Set<String>> variableGuards(PolicyTypeCheck.Result result, Typed typed) {
+        Map<String, Set<String>> guards = new HashMap<>();
+        for (PolicyTypeCheck.Expression e : result.expressions()) {
+            KubernetesCelEnvironment.Compiled c = typed.compiled().get(e.field());
+            if (e.variable() != null && c != null && c.ok()) {
+                guards.put(e.variable(), UnguardedAccesses.guards(c.ast()));
+            }
+        }
+        return guards;
+    }
+
+    private Finding finding(RenderedObject object, PolicyTypeCheck.Expression e, List<UnguardedAccesses.Access> accesses,
+                            boolean failsOpen) {
+        // an access whose path extends another's is reported with it: object.metadata.labels(.team)
+        List<UnguardedAccesses.Access> shown = accesses.stream()
+                .filter(a -> accesses.stream().noneMatch(b -> b != a && b.path().startsWith(a.path() + ".")))
+                .toList();
+        StringBuilder m = new StringBuilder();
+        List<String> parts = new ArrayList<>();
+        for (UnguardedAccesses.Access a : shown.stream().limit(3).toList()) {
+            List<String> reasons = accesses.stream().filter(b -> a.path().equals(b.path()) || a.path().startsWith(b.path() + "."))
+                    .map(UnguardedAccesses.Access::reason).distinct().toList();
+            parts.add("`" + a.path() + "` (" + String.join("; ", reasons) + ")");
+        }
+        m.append("unguarded access").append(shown.size() > 1 ? "es" : "").append(" that can fail at request time: ")
+                .append(String.join(", ", parts));
+        if (shown.size() > 3) {
+            m.append(" and ").append(shown.size() - 3).append(" more");
+        }
+        m.append(". When it is absent the expression fails with \"no such key\"");
+        m.append(failsOpen ? " and, with failurePolicy Ignore, the policy is skipped for that request"
+                : " and, with failurePolicy Fail (the default), the request is denied");
+        UnguardedAccesses.Access first = shown.get(0);
+        String tests = accesses.stream().filter(a -> first.path().equals(a.path()) || first.path().startsWith(a.path() + "."))
+                .sorted(java.util.Comparator.comparingInt(a -> a.path().length()))
+                .map(UnguardedAccesses.Access::presenceTest).collect(Collectors.joining(" && "));
+        m.append(". Guard it: `").append(optionalForm(first.path(), accesses)).append("`, or test presence first: `")
+                .append(tests).append(" && ...`");
+        String message = m.toString();
+        return failsOpen ? Finding.info(id(), object.id(), e.field(), message)
+                : Finding.warning(id(), object.id(), e.field(), message);
+    }
+
+    /** The path with every risky step made optional: {@code object.metadata.?labels.?team.orValue(...)}. */
+    private static String optionalForm(String path, List<UnguardedAccesses.Access> accesses) {
+        Set<String> risky = accesses.stream().map(UnguardedAccesses.Access::path).collect(Collectors.toSet());
+        String[] steps = path.split("\\.");
+        StringBuilder out = new StringBuilder(steps[0]);
+        String prefix = steps[0];
+        for (int i = 1; i < steps.length; i++) {
+            prefix = prefix + "." + steps[i];
+            out.append(risky.contains(prefix) ? ".?" : ".").append(steps[i]);
+        }
+        return out.append(".orValue(<default>)").toString();
+    }
+
+}
