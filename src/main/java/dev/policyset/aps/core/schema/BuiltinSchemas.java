@@ -70,6 +70,7 @@ public final class BuiltinSchemas implements SchemaSource {
      * {@code Container.image} is required by Pod validation, which rejects an image-less pod whatever a policy does.
      */
     static final Map<String, List<String>> ALWAYS_PRESENT = Map.ofEntries(
+            // namespace: set from the request for namespaced kinds; APS603 still flags it when a cluster-scoped kind matches
             Map.entry("ObjectMeta", List.of("name")),
             Map.entry("PodTemplateSpec", List.of("metadata", "spec")),
             Map.entry("JobTemplateSpec", List.of("metadata", "spec")),
@@ -98,7 +99,12 @@ public final class BuiltinSchemas implements SchemaSource {
             Map.entry("Subject", List.of("kind", "name")),
             Map.entry("PolicyRule", List.of("verbs")),
             Map.entry("OwnerReference", List.of("apiVersion", "kind", "name", "uid")),
-            Map.entry("Toleration", List.of()),
+            Map.entry("LabelSelectorRequirement", List.of("key", "operator")),
+            Map.entry("NodeSelectorRequirement", List.of("key", "operator")),
+            Map.entry("TopologySpreadConstraint", List.of("maxSkew", "topologyKey", "whenUnsatisfiable")),
+            Map.entry("HostPathVolumeSource", List.of("path")),
+            Map.entry("CustomResourceDefinitionSpec", List.of("group", "names", "scope", "versions")),
+            Map.entry("CertificateSigningRequestSpec", List.of("request", "signerName")),
             Map.entry("HTTPIngressPath", List.of("pathType", "backend")),
             Map.entry("IngressRule", List.of()),
             Map.entry("Secret", List.of("type")));

@@ -49,6 +49,13 @@ public final class Aps603UnguardedAccess implements SafetyRule {
             boolean failsOpen = object.manifest().path("spec").path("failurePolicy").asText("Fail").equals("Ignore");
             boolean clusterScoped = result.get().kinds().stream().anyMatch(k -> context.options().schemas()
                     .resources().stream().filter(r -> r.gvk().equals(k.gvk())).anyMatch(r -> !r.namespaced()));
+            boolean creates = false;
+            for (com.fasterxml.jackson.databind.JsonNode rule : object.manifest().path("spec").path("matchConstraints")
+                    .path("resourceRules")) {
+                for (com.fasterxml.jackson.databind.JsonNode op : rule.path("operations")) {
+                    creates |= op.asText().equals("CREATE") || op.asText().equals("*");
+                }
+            }
             for (PolicyTypeCheck.Expression e : result.get().expressions()) {
                 if (e.kind() == ExpressionKind.MESSAGE_EXPRESSION || e.kind() == ExpressionKind.AUDIT_ANNOTATION_VALUE) {
                     continue;
@@ -59,7 +66,7 @@ public final class Aps603UnguardedAccess implements SafetyRule {
                     if (c == null || !c.ok()) {
                         continue;
                     }
-                    UnguardedAccesses lint = new UnguardedAccesses(typed.schemas(), clusterScoped,
+                    UnguardedAccesses lint = new UnguardedAccesses(typed.schemas(), clusterScoped, creates,
                             e.kind() == ExpressionKind.MATCH_CONDITION ? Set.of() : matchConditionGuards(result.get(), typed),
                             variableGuards(result.get(), typed));
                     lint.find(c.ast()).forEach(a -> accesses.putIfAbsent(a.path(), a));

@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
  * Type-check errors that come only from object types being nominal in the checker while the data is structural at
  * run time. The admission plugin evaluates unstructured JSON, so {@code containers + ephemeralContainers} (two
  * element types), {@code has(x) ? object.spec.securityContext : {}} (an object and a map), {@code object.rules == null}
- * ranging over {@code object.metadata} or {@code 'k' in object.metadata} all work; cel-go's checker (and so the API server's type checker) still
+ * ranging over {@code object.metadata}, {@code 'k' in object.metadata} or {@code object.metadata[k]} all work; cel-go's checker (and so the API server's type checker) still
  * rejects them. They are not reported: a warning must mean the expression can fail. A mismatch between an object
  * type and a scalar ({@code object.spec.template == 'x'}) is still reported.
  */
@@ -48,6 +48,9 @@ final class StructuralTyping {
         types.addAll(split(applied));
         if (function.equals("@in") && types.size() == 2 && isObject(types.get(1))) {
             return true; // 'key' in object.metadata: a map at run time
+        }
+        if (function.equals("_[_]") && types.size() == 2 && isObject(types.get(0))) {
+            return true; // object.metadata[key]: a map at run time
         }
         boolean object = types.stream().anyMatch(StructuralTyping::containsObject);
         long composite = types.stream().filter(t -> containsObject(t) || t.startsWith("list(") || t.startsWith("map(")

@@ -64,19 +64,23 @@ public final class UnguardedAccesses {
 
     private final Map<String, Schema> schemas;
     private final boolean clusterScoped;
+    private final boolean creates;
     private final Set<String> outerGuards;
     private final Map<String, Set<String>> variableGuards;
 
     /**
      * @param schemas        the schema of each object type in the expression's environment, by type name
-     * @param clusterScoped  the policy matches cluster-scoped kinds (then {@code request.namespace} can be empty)
+     * @param clusterScoped  the policy matches cluster-scoped kinds (then {@code request.namespace} and
+     *                       {@code metadata.namespace} can be empty)
+     * @param creates        the policy matches CREATE (then {@code request.name} can be empty)
      * @param outerGuards    paths the policy's matchConditions test with {@code has} / {@code in}
      * @param variableGuards the guard paths of each variable's expression, by variable name
      */
-    public UnguardedAccesses(Map<String, Schema> schemas, boolean clusterScoped, Set<String> outerGuards,
+    public UnguardedAccesses(Map<String, Schema> schemas, boolean clusterScoped, boolean creates, Set<String> outerGuards,
                              Map<String, Set<String>> variableGuards) {
         this.schemas = schemas;
         this.clusterScoped = clusterScoped;
+        this.creates = creates;
         this.outerGuards = outerGuards;
         this.variableGuards = variableGuards;
     }
@@ -145,6 +149,9 @@ public final class UnguardedAccesses {
         String path = base + "." + step;
         CelType t = type.get();
         if (t instanceof MapType) {
+            if (!fromData(node, operand)) {
+                return Optional.empty(); // a map the expression built itself (a literal): its keys are known
+            }
             return Optional.of(new Access(path, "the key '" + step + "' may be missing from `" + base + "`", true));
         }
         if (t.kind() != CelKind.STRUCT) { // the checker records a struct by reference (its name)
@@ -153,6 +160,9 @@ public final class UnguardedAccesses {
         if (t.name().equals("kubernetes.AdmissionRequest") && step.equals("namespace") && clusterScoped) {
             return Optional.of(new Access(path, "`request.namespace` is left out for cluster-scoped resources, "
                     + "which this policy matches", false));
+        }
+        if (t.name().equals("kubernetes.AdmissionRequest") && step.equals("name") && !creates) {
+            return Optional.empty();
         }
         Map<String, String> request = REQUEST_FIELDS.get(t.name());
         if (request != null) {
@@ -169,9 +179,48 @@ public final class UnguardedAccesses {
         if (field == null || schema.isRequired(property) || field.hasDefault()) {
             return Optional.empty();
         }
+        if (property.equals("namespace") && schema.property("generateName") != null && !clusterScoped) {
+            return Optional.empty(); // metadata.namespace of a namespaced kind: set from the request
+        }
         String what = field.isMap() ? "an optional map, left out when empty"
                 : field.isArray() ? "an optional list, left out when empty" : "optional in the schema";
         return Optional.of(new Access(path, "`" + step + "` is " + what, false));
+    }
+
+    private static final Set<String> DATA = Set.of("object", "oldObject", "params", "request", "namespaceObject");
+
+    /**
+     * Whether a map comes from the admitted data (a root variable, or a comprehension variable ranging over it), not
+     * from a literal or a computed variable whose keys the expression itself chose.
+     */
+    private static boolean fromData(CelNavigableExpr node, CelExpr operand) {
+        String root = rootIdent(operand);
+        if (root == null) {
+            return false;
+        }
+        if (DATA.contains(root)) {
+            return true;
+        }
+        for (Optional<CelNavigableExpr> p = node.parent(); p.isPresent(); p = p.get().parent()) {
+            CelExpr e = p.get().expr();
+            if (e.getKind() == CelExpr.ExprKind.Kind.COMPREHENSION && (root.equals(e.comprehension().iterVar())
+                    || root.equals(e.comprehension().iterVar2()))) {
+                String range = rootIdent(e.comprehension().iterRange());
+                return range != null && DATA.contains(range);
+            }
+        }
+        return false;
+    }
+
+    private static String rootIdent(CelExpr e) {
+        String path = path(e);
+        if (path == null) {
+            return null;
+        }
+        int dot = path.indexOf('.');
+        int bracket = path.indexOf('[');
+        int end = dot < 0 ? bracket : bracket < 0 ? dot : Math.min(dot, bracket);
+        return end < 0 ? path : path.substring(0, end);
     }
 
     /** Whether a guard for {@code path} (or for something under it) decides before the access can fail. */
