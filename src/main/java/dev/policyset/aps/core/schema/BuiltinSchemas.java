@@ -38,10 +38,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * The schemas of the built-in kinds, derived at run time from the fabric8 model classes (the
  * {@code kubernetes-model-*} jars the CLI and the operator already carry) and cached per class.
  *
- * <p>Why derived at run time and not generated at build time: the model classes are on every classpath that runs
- * the checker, so there is no generated resource to keep in sync (no drift test, no build step on a fresh CI
- * machine), and a fabric8 upgrade brings its new fields with it. Reading them costs milliseconds per kind, once per
- * process.
+ * <p>Why the schemas are derived at run time and not generated at build time: the model classes are on every
+ * classpath that runs the checker, so there is no generated schema to keep in sync and no build step on a fresh CI
+ * machine, and a fabric8 upgrade brings its new fields with it; reading one kind's class graph costs milliseconds,
+ * once per process. Only the list of kinds ({@value #INDEX_RESOURCE}: kind, plural, scope, class) is checked in,
+ * because finding them means loading every registered model class (seconds), and an in-sync test regenerates it.
  *
  * <p>fabric8 7.5 generates its model from Kubernetes <b>1.34</b> (its {@code PodSpec} has 1.34's
  * {@code hostnameOverride} but not 1.35's {@code workloadRef}); the same schemas serve every supported version

@@ -240,4 +240,66 @@ class Aps602SchemaTypeCheckTest {
         assertEquals("spec.mutations[0].applyConfiguration.expression", f.get(0).field());
         assertTrue(f.get(0).message().contains("undefined field 'replics'"), f.get(0).message());
     }
+
+    static final String WORKLOADS = """
+            - apiGroups: [""]
+              apiVersions: [v1]
+              operations: [CREATE]
+              resources: [pods]
+            - apiGroups: [apps]
+              apiVersions: [v1]
+              operations: [CREATE]
+              resources: [deployments]
+            - apiGroups: [batch]
+              apiVersions: [v1]
+              operations: [CREATE]
+              resources: [cronjobs]""";
+
+    @Test
+    void branchesAKindNeverTakesAreNotReportedForIt() {
+        // kubescape's and Kyverno's dispatch on the kind: each branch is only reached by the kind it names
+        assertEquals(List.of(), run(vap(WORKLOADS, "object.kind != 'CronJob' || object.spec.jobTemplate.spec.template.spec"
+                + ".containers.all(c, c.image != '')", ""), BuiltinSchemas.instance()));
+        assertEquals(List.of(), run(vap(WORKLOADS, "['Deployment'].all(k, object.kind != k) || "
+                + "object.spec.template.spec.containers.size() > 0", ""), BuiltinSchemas.instance()));
+        assertEquals(List.of(), run(vap(WORKLOADS, "(object.kind == 'Pod' ? object.spec.containers : object.kind == 'CronJob'"
+                + " ? object.spec.jobTemplate.spec.template.spec.containers : object.spec.template.spec.containers)"
+                + ".all(c, c.name != '')", ""), BuiltinSchemas.instance()));
+        assertEquals(List.of(), run(vap(WORKLOADS, "(has(object.spec.containers) ? object.spec.containers : "
+                + "has(object.spec.jobTemplate) ? object.spec.jobTemplate.spec.template.spec.containers : "
+                + "object.spec.template.spec.containers).all(c, c.name != '')", ""), BuiltinSchemas.instance()));
+        // a branch the kind does take is reported: CronJob has no spec.template
+        List<Finding> f = run(vap(WORKLOADS, "(has(object.spec.containers) ? object.spec.containers : "
+                + "object.spec.template.spec.containers).all(c, c.name != '')", ""), BuiltinSchemas.instance());
+        assertEquals(1, f.size(), f.toString());
+        assertTrue(f.get(0).message().startsWith("batch/v1, Kind=CronJob: ERROR: "), f.get(0).message());
+        assertTrue(f.get(0).message().contains("undefined field 'template'"), f.get(0).message());
+    }
+
+    @Test
+    void aHasTypoInASingleKindPolicyIsReported() {
+        List<Finding> f = run(vap(DEPLOYMENTS, "!has(object.spec.replica) || object.spec.replicas < 5", ""),
+                BuiltinSchemas.instance());
+        assertEquals(1, f.size(), f.toString());
+        assertTrue(f.get(0).message().contains("undefined field 'replica'"), f.get(0).message());
+    }
+
+    @Test
+    void nominalObjectTypesOverStructuralDataAreNotReported() {
+        String pods = """
+                - apiGroups: [""]
+                  apiVersions: [v1]
+                  operations: [CREATE]
+                  resources: [pods]""";
+        for (String e : List.of(
+                "(object.spec.containers + object.spec.?ephemeralContainers.orValue([])).all(c, c.name != '')",
+                "(object.spec.containers + object.spec.?initContainers.orValue([])).all(c, c.name != '')",
+                "(has(object.spec.securityContext) ? object.spec.securityContext : {}) != null",
+                "'app' in object.metadata",
+                "object.metadata.namespace != 'kube-system'")) {
+            assertEquals(List.of(), run(vap(pods, e, ""), BuiltinSchemas.instance()), e);
+        }
+        // an object against a scalar is still wrong
+        assertEquals(1, run(vap(pods, "object.spec.securityContext == 'x'", ""), BuiltinSchemas.instance()).size());
+    }
 }
