@@ -33,7 +33,8 @@ import java.util.Set;
  * {@code has(...)} of it (or of something under it) or {@code 'k' in m} appears in the other operand of an
  * enclosing {@code &&} / {@code ||} (CEL's logical operators absorb an error when the other side decides the
  * result, so either order guards), in the condition of an enclosing {@code ? :}, in a variable such an operand
- * names, or in any matchCondition of the policy (a false matchCondition skips the policy before anything else
+ * names, or in any matchCondition of the policy (an optional access there, {@code object.spec.?volumes...}, counts as
+ * a test of that field) (a false matchCondition skips the policy before anything else
  * runs). Polarity is not checked: a guard that tests the wrong way is still counted as a guard (fewer reports,
  * never a false one about a guarded access).
  */
@@ -110,6 +111,14 @@ public final class UnguardedAccesses {
             String operand = path(e.select().operand());
             if (operand != null) {
                 out.add(operand + "." + e.select().field());
+            }
+        } else if (e.getKind() == CelExpr.ExprKind.Kind.CALL
+                && (e.call().function().equals("_?._") || e.call().function().equals("_[?_]"))) {
+            // object.spec.?volumes.orValue([]).exists(...) in a matchCondition or beside an &&: where it holds, the
+            // field is there (a test that holds when it is absent still counts: fewer reports, never a false one)
+            String p = path(e);
+            if (p != null) {
+                out.add(p);
             }
         } else if (e.getKind() == CelExpr.ExprKind.Kind.CALL && e.call().function().equals("@in")
                 && e.call().args().size() == 2) {
