@@ -51,13 +51,18 @@ public final class TestCertificates {
 
     /** A certificate for {@code localhost} and 127.0.0.1, valid two days; {@code algorithm} EC or RSA. */
     public static Pair generate(Path work, String commonName, String algorithm) throws Exception {
+        return generate(work, commonName, algorithm, "dns:localhost,ip:127.0.0.1");
+    }
+
+    /** @param san keytool's SAN value, e.g. {@code dns:hook.system.svc} for the name the API server verifies */
+    public static Pair generate(Path work, String commonName, String algorithm, String san) throws Exception {
         Files.createDirectories(work);
         Path store = Files.createTempFile(work, "keystore", ".p12");
         Files.delete(store);
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
                 "-genkeypair", "-alias", "webhook", "-keyalg", algorithm));
         command.addAll(algorithm.equals("EC") ? List.of("-groupname", "secp256r1") : List.of("-keysize", "2048"));
-        command.addAll(List.of("-dname", "CN=" + commonName, "-ext", "SAN=dns:localhost,ip:127.0.0.1", "-validity", "2",
+        command.addAll(List.of("-dname", "CN=" + commonName, "-ext", "SAN=" + san, "-validity", "2",
                 "-keystore", store.toString(), "-storetype", "PKCS12", "-storepass", "changeit", "-keypass", "changeit"));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
