@@ -6,6 +6,7 @@ import dev.policyset.aps.core.plan.Planner;
 import dev.policyset.aps.core.plan.SetAdmission;
 import dev.policyset.aps.core.validate.cel.KubernetesCelChecker;
 import dev.policyset.aps.operator.webhook.AdmissionReviewHandler;
+import dev.policyset.aps.operator.webhook.ReviewObserver;
 import dev.policyset.aps.operator.webhook.ServingCertificate;
 import dev.policyset.aps.operator.webhook.WebhookServer;
 import io.javaoperatorsdk.operator.Operator;
@@ -60,12 +61,15 @@ public class AdmissionWebhook {
 
     /** After {@link OperatorStartup} (priority 1): the informers the webhook reads are the operator's. */
     void onStart(@Observes @Priority(10) StartupEvent event, Vertx vertx, Instance<Operator> operator,
-                 ClusterDiscovery discovery) {
-        start(vertx, () -> clusterView(operator.get(), discovery));
+                 ClusterDiscovery discovery, OperatorMetrics metrics) {
+        start(vertx, () -> clusterView(operator.get(), discovery), metrics::webhookReviewed);
     }
 
-    /** Starts the server when enabled and a certificate is there; says in the log what it did and why. */
-    void start(Vertx vertx, Supplier<ClusterView> cluster) {
+    /**
+     * Starts the server when enabled and a certificate is there; says in the log what it did and why. Every answered
+     * review is told to {@code observer} (the metrics).
+     */
+    void start(Vertx vertx, Supplier<ClusterView> cluster, ReviewObserver observer) {
         if (!enabled) {
             LOG.info("Validating webhook for AdmissionPolicySets disabled (aps.webhook.enabled=false); "
                     + "the operator still validates every set before applying it");
@@ -89,7 +93,7 @@ public class AdmissionWebhook {
         }
         AdmissionReviewHandler handler = new AdmissionReviewHandler(new SetAdmission(planner), cluster);
         try {
-            server = WebhookServer.start(vertx, "0.0.0.0", port, certificate, reloadPeriod, handler)
+            server = WebhookServer.start(vertx, "0.0.0.0", port, certificate, reloadPeriod, handler, observer)
                     .toCompletionStage().toCompletableFuture().join();
             LOG.infof("Validating webhook for AdmissionPolicySets listening on https port %d at %s with %s",
                     server.port(), WebhookServer.PATH, certificate.describe());

@@ -6,6 +6,7 @@ import dev.policyset.aps.core.plan.Planner;
 import dev.policyset.aps.core.plan.SetAdmission;
 import dev.policyset.aps.core.validate.cel.KubernetesCelChecker;
 import dev.policyset.aps.operator.webhook.AdmissionReviewHandler;
+import dev.policyset.aps.operator.webhook.ReviewObserver;
 import dev.policyset.aps.operator.webhook.ServingCertificate;
 import dev.policyset.aps.operator.webhook.TestCertificates;
 import dev.policyset.aps.operator.webhook.WebhookServer;
@@ -56,7 +57,7 @@ class ReviewOwnWebhookTest {
                 () -> ClusterView.of(KubeVersion.NEWEST, Optional.of("v1beta1"), List.of()));
         server = WebhookServer.start(vertx, "127.0.0.1", 0,
                         ServingCertificate.read(certs.resolve("tls.crt"), certs.resolve("tls.key"), vertx),
-                        Duration.ofSeconds(10), handler)
+                        Duration.ofSeconds(10), handler, ReviewObserver.NONE)
                 .toCompletionStage().toCompletableFuture().join();
         Files.createDirectories(CAPTURED);
         // One review before the runs, with a long timeout: the first judging loads the CEL environments (seconds on a

@@ -3,7 +3,9 @@ package dev.policyset.aps.operator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.policyset.aps.core.model.ClusterView;
+import dev.policyset.aps.operator.webhook.ReviewObserver;
 import dev.policyset.aps.operator.webhook.TestCertificates;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import dev.policyset.aps.operator.webhook.WebhookServer;
 import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterEach;
@@ -53,7 +55,7 @@ class AdmissionWebhookTest {
     @Test
     void withoutACertificateTheWebhookIsDisabled() {
         webhook = new AdmissionWebhook(true, 0, Optional.of(dir.toString()), Duration.ofSeconds(10));
-        webhook.start(vertx, NOT_RUNNING);
+        webhook.start(vertx, NOT_RUNNING, ReviewObserver.NONE);
         assertEquals(Optional.empty(), webhook.port());
         assertEquals(dir.resolve("tls.crt"), webhook.locations().get(0).get(0));
     }
@@ -62,7 +64,7 @@ class AdmissionWebhookTest {
     void switchedOffItDoesNotStartEvenWithACertificate() throws Exception {
         writeCertificate();
         webhook = new AdmissionWebhook(false, 0, Optional.of(dir.toString()), Duration.ofSeconds(10));
-        webhook.start(vertx, NOT_RUNNING);
+        webhook.start(vertx, NOT_RUNNING, ReviewObserver.NONE);
         assertEquals(Optional.empty(), webhook.port());
     }
 
@@ -78,7 +80,8 @@ class AdmissionWebhookTest {
     void withACertificateItServesAndAdmitsWhatItCannotYetJudge() throws Exception {
         writeCertificate();
         webhook = new AdmissionWebhook(true, 0, Optional.of(dir.toString()), Duration.ofSeconds(10));
-        webhook.start(vertx, NOT_RUNNING);
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        webhook.start(vertx, NOT_RUNNING, new OperatorMetrics(registry)::webhookReviewed);
         int port = webhook.port().orElseThrow();
         byte[] review = Files.readAllBytes(Path.of("src/test/resources/golden/webhook/create-unsafe-set-denied/in-review.json"));
         HttpResponse<String> response = insecureClient().send(HttpRequest.newBuilder(
@@ -88,6 +91,9 @@ class AdmissionWebhookTest {
         JsonNode answer = new ObjectMapper().readTree(response.body()).path("response");
         assertTrue(answer.path("allowed").asBoolean(), response.body());
         assertTrue(answer.path("warnings").get(0).asText().startsWith("the operator's webhook could not judge this set"));
+        assertEquals(1.0, registry.get("aps.webhook.reviews").tag("outcome", "warned").counter().count(),
+                "admitted with a warning is counted as warned");
+        assertEquals(1, registry.get("aps.webhook.latency").timer().count());
     }
 
     private void writeCertificate() throws Exception {

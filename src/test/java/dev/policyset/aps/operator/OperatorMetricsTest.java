@@ -1,10 +1,13 @@
 package dev.policyset.aps.operator;
 
 import dev.policyset.aps.core.validate.Finding;
+import dev.policyset.aps.operator.webhook.ReviewOutcome;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -46,6 +49,36 @@ class OperatorMetricsTest {
             metrics.observe("set-" + i, List.of(), 6);
         }
         assertNull(registry.find("aps.findings").tags("rule", "APS701").gauge(), "a rule with no findings left has no row");
+    }
+
+    @Test
+    void webhookReviewsAreCountedByOutcomeAndTimed() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        OperatorMetrics metrics = new OperatorMetrics(registry);
+        for (ReviewOutcome outcome : ReviewOutcome.values()) {
+            assertEquals(0.0, reviews(registry, outcome.tag()), outcome + " is there before the first review");
+        }
+        metrics.webhookReviewed(ReviewOutcome.ALLOWED, Duration.ofMillis(3));
+        metrics.webhookReviewed(ReviewOutcome.DENIED, Duration.ofMillis(40));
+        metrics.webhookReviewed(ReviewOutcome.DENIED, Duration.ofMillis(60));
+        metrics.webhookReviewed(ReviewOutcome.WARNED, Duration.ofMillis(5));
+        metrics.webhookReviewed(ReviewOutcome.MALFORMED, Duration.ofMillis(1));
+
+        assertEquals(List.of("allowed", "denied", "warned", "malformed", "error"),
+                java.util.Arrays.stream(ReviewOutcome.values()).map(ReviewOutcome::tag).toList());
+        assertEquals(1.0, reviews(registry, "allowed"));
+        assertEquals(2.0, reviews(registry, "denied"));
+        assertEquals(1.0, reviews(registry, "warned"));
+        assertEquals(1.0, reviews(registry, "malformed"));
+        assertEquals(0.0, reviews(registry, "error"));
+        Timer latency = registry.get("aps.webhook.latency").timer();
+        assertEquals(5, latency.count());
+        assertEquals(109.0, latency.totalTime(TimeUnit.MILLISECONDS), 1e-9);
+        assertEquals(60.0, latency.max(TimeUnit.MILLISECONDS), 1e-9);
+    }
+
+    private static double reviews(SimpleMeterRegistry registry, String outcome) {
+        return registry.get("aps.webhook.reviews").tag("outcome", outcome).counter().count();
     }
 
     private static Gauge gauge(SimpleMeterRegistry registry, String rule, String severity) {

@@ -50,8 +50,8 @@ public final class AdmissionReviewHandler {
     private final SetAdmission admission;
     private final Supplier<ClusterView> cluster;
 
-    /** The HTTP answer: status code and a JSON body. */
-    public record Reply(int status, String body) {}
+    /** The HTTP answer: status code and a JSON body, and what it was (for metrics). */
+    public record Reply(int status, String body, ReviewOutcome outcome) {}
 
     /** @param cluster what the cluster holds, asked once per judged request */
     public AdmissionReviewHandler(SetAdmission admission, Supplier<ClusterView> cluster) {
@@ -170,7 +170,7 @@ public final class AdmissionReviewHandler {
     private static Reply allowed(String uid, List<String> warnings) {
         ObjectNode review = review(uid, true);
         addWarnings(review, warnings);
-        return new Reply(200, review.toString());
+        return new Reply(200, review.toString(), warnings.isEmpty() ? ReviewOutcome.ALLOWED : ReviewOutcome.WARNED);
     }
 
     private static Reply denied(String uid, String message, List<String> warnings) {
@@ -181,7 +181,7 @@ public final class AdmissionReviewHandler {
         status.put("reason", "Forbidden");
         status.put("message", message);
         addWarnings(review, warnings);
-        return new Reply(200, review.toString());
+        return new Reply(200, review.toString(), ReviewOutcome.DENIED);
     }
 
     private static ObjectNode review(String uid, boolean allowed) {
@@ -204,7 +204,7 @@ public final class AdmissionReviewHandler {
         return status(400, "BadRequest", "malformed AdmissionReview: " + message);
     }
 
-    /** An HTTP error with a {@code v1 Status} body. */
+    /** An HTTP error with a {@code v1 Status} body: a request that is not a review it can answer (400, 413). */
     static Reply status(int code, String reason, String message) {
         ObjectNode status = JSON.createObjectNode();
         status.put("apiVersion", "v1");
@@ -213,7 +213,7 @@ public final class AdmissionReviewHandler {
         status.put("code", code);
         status.put("reason", reason);
         status.put("message", message);
-        return new Reply(code, status.toString());
+        return new Reply(code, status.toString(), ReviewOutcome.MALFORMED);
     }
 
     private static String name(JsonNode object) {

@@ -55,10 +55,12 @@ public final class WebhookServer implements AutoCloseable {
 
     /**
      * Listens on {@code host:port} (port 0: any free port, see {@link #port()}) with {@code certificate}, and reads
-     * the certificate's files again every {@code reloadPeriod}.
+     * the certificate's files again every {@code reloadPeriod}; tells {@code observer} of every request to
+     * {@value #PATH} answered (not of a wrong path or method: those are no reviews).
      */
     public static Future<WebhookServer> start(Vertx vertx, String host, int port, ServingCertificate certificate,
-                                              Duration reloadPeriod, AdmissionReviewHandler handler) {
+                                              Duration reloadPeriod, AdmissionReviewHandler handler,
+                                              ReviewObserver observer) {
         RotatingKeyManager keys = new RotatingKeyManager(certificate.fingerprint(), certificate.keys());
         HttpServerOptions options = new HttpServerOptions()
                 .setHost(host)
@@ -67,7 +69,7 @@ public final class WebhookServer implements AutoCloseable {
                 .setUseAlpn(false)
                 .setKeyCertOptions(KeyCertOptions.wrap(keys));
         HttpServer server = vertx.createHttpServer(options);
-        server.requestHandler(request -> serve(vertx, request, handler));
+        server.requestHandler(request -> serve(vertx, request, handler, observer));
         return server.listen().map(s -> new WebhookServer(vertx, s, certificate, keys, reloadPeriod));
     }
 
@@ -87,7 +89,9 @@ public final class WebhookServer implements AutoCloseable {
         server.close().toCompletionStage().toCompletableFuture().join();
     }
 
-    private static void serve(Vertx vertx, HttpServerRequest request, AdmissionReviewHandler handler) {
+    private static void serve(Vertx vertx, HttpServerRequest request, AdmissionReviewHandler handler,
+                              ReviewObserver observer) {
+        long arrived = System.nanoTime();
         if (!PATH.equals(request.path())) {
             request.response().setStatusCode(404).end();
             return;
@@ -98,7 +102,8 @@ public final class WebhookServer implements AutoCloseable {
         }
         String type = request.getHeader(HttpHeaders.CONTENT_TYPE);
         if (type != null && !type.toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
-            reply(request, AdmissionReviewHandler.badRequest("Content-Type is " + type + "; send application/json"));
+            reply(request, AdmissionReviewHandler.badRequest("Content-Type is " + type + "; send application/json"),
+                    observer, arrived);
             return;
         }
         Buffer body = Buffer.buffer();
@@ -113,7 +118,7 @@ public final class WebhookServer implements AutoCloseable {
             // a client that keeps sending far beyond the limit is cut off.
             if (!request.response().ended()) {
                 reply(request, AdmissionReviewHandler.status(413, "RequestEntityTooLarge",
-                        "the request body is larger than " + MAX_BODY_BYTES + " bytes"));
+                        "the request body is larger than " + MAX_BODY_BYTES + " bytes"), observer, arrived);
             }
             if (received[0] > 4L * MAX_BODY_BYTES) {
                 request.connection().close();
@@ -125,20 +130,32 @@ public final class WebhookServer implements AutoCloseable {
             }
             vertx.executeBlocking(() -> handler.handle(body.getBytes()), false).onComplete(result -> {
                 if (result.succeeded()) {
-                    reply(request, result.result());
+                    reply(request, result.result(), observer, arrived);
                 } else {
                     // The handler catches what judging throws; this is a bug, and still no stack trace to the caller.
                     LOG.error("Webhook request failed", result.cause());
                     request.response().setStatusCode(500).end("internal error; see the operator's log");
+                    observe(observer, ReviewOutcome.ERROR, arrived);
                 }
             });
         });
     }
 
-    private static void reply(HttpServerRequest request, AdmissionReviewHandler.Reply reply) {
+    private static void reply(HttpServerRequest request, AdmissionReviewHandler.Reply reply, ReviewObserver observer,
+                              long arrived) {
         request.response().setStatusCode(reply.status())
                 .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
                 .end(reply.body());
+        observe(observer, reply.outcome(), arrived);
+    }
+
+    /** A failing observer (metrics) must not fail the answer, which is already sent. */
+    private static void observe(ReviewObserver observer, ReviewOutcome outcome, long arrived) {
+        try {
+            observer.reviewed(outcome, Duration.ofNanos(System.nanoTime() - arrived));
+        } catch (RuntimeException e) {
+            LOG.warn("Webhook metrics not recorded", e);
+        }
     }
 
     /** Reads the files off the event loop; serves a changed, complete pair; keeps the old one otherwise. */

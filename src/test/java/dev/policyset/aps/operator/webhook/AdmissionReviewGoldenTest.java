@@ -69,10 +69,23 @@ class AdmissionReviewGoldenTest {
 
         JsonNode body = JSON.readTree(reply.body());
         WireContract.check(request, reply.status(), body);
+        assertEquals(expectedOutcome(reply.status(), body), reply.outcome(), "the metrics' outcome of " + dir.getFileName());
         ObjectNode actual = JSON.createObjectNode();
         actual.put("status", reply.status());
         actual.set("body", body);
         compare(dir.resolve("out-reply.json"), JSON.writeValueAsString(actual) + "\n");
+    }
+
+    /** What the answer says, as the {@code outcome} tag of {@code aps_webhook_reviews_total} must say it. */
+    private static ReviewOutcome expectedOutcome(int status, JsonNode body) {
+        if (status != 200) {
+            return ReviewOutcome.MALFORMED;
+        }
+        JsonNode response = body.path("response");
+        if (!response.path("allowed").asBoolean()) {
+            return ReviewOutcome.DENIED;
+        }
+        return response.path("warnings").isEmpty() ? ReviewOutcome.ALLOWED : ReviewOutcome.WARNED;
     }
 
     private static ClusterView cluster(Path file) throws Exception {

@@ -7,6 +7,8 @@ import dev.policyset.aps.core.model.KubeVersion;
 import dev.policyset.aps.core.plan.Planner;
 import dev.policyset.aps.core.plan.SetAdmission;
 import dev.policyset.aps.core.validate.cel.KubernetesCelChecker;
+import dev.policyset.aps.operator.OperatorMetrics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -76,7 +78,9 @@ class WebhookServerTest {
     void answersRecordedReviewsOverTlsAndRefusesWhatIsNotAReview() throws Exception {
         Path dir = work.resolve("plain");
         first.writeTo(dir, false);
-        try (WebhookServer server = start(dir)) {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        OperatorMetrics metrics = new OperatorMetrics(registry);
+        try (WebhookServer server = start(dir, metrics::webhookReviewed)) {
             for (String name : List.of("create-unsafe-set-denied", "create-safe-set-allowed", "malformed-not-json")) {
                 Path golden = AdmissionReviewGoldenTest.CASES.resolve(name);
                 HttpResponse<String> response = post(server, WebhookServer.PATH, "application/json",
@@ -100,6 +104,18 @@ class WebhookServerTest {
                     new byte[WebhookServer.MAX_BODY_BYTES + 1]);
             assertEquals(413, huge.statusCode());
         }
+        // Denied, allowed, not JSON, text/plain and too large were reviews; the wrong path and the GET were not.
+        assertEquals(1.0, reviews(registry, "denied"));
+        assertEquals(1.0, reviews(registry, "allowed"));
+        assertEquals(3.0, reviews(registry, "malformed"));
+        assertEquals(0.0, reviews(registry, "warned"));
+        assertEquals(0.0, reviews(registry, "error"));
+        assertEquals(5, registry.get("aps.webhook.latency").timer().count());
+        assertTrue(registry.get("aps.webhook.latency").timer().totalTime(java.util.concurrent.TimeUnit.NANOSECONDS) > 0);
+    }
+
+    private static double reviews(SimpleMeterRegistry registry, String outcome) {
+        return registry.get("aps.webhook.reviews").tag("outcome", outcome).counter().count();
     }
 
     @Test
@@ -177,8 +193,12 @@ class WebhookServerTest {
     }
 
     private static WebhookServer start(Path dir) {
+        return start(dir, ReviewObserver.NONE);
+    }
+
+    private static WebhookServer start(Path dir, ReviewObserver observer) {
         ServingCertificate certificate = ServingCertificate.read(dir.resolve("tls.crt"), dir.resolve("tls.key"), vertx);
-        return WebhookServer.start(vertx, "127.0.0.1", 0, certificate, RELOAD, handler)
+        return WebhookServer.start(vertx, "127.0.0.1", 0, certificate, RELOAD, handler, observer)
                 .toCompletionStage().toCompletableFuture().join();
     }
 
