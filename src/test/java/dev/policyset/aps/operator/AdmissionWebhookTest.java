@@ -117,4 +117,12 @@ class AdmissionWebhookTest {
         }}, null);
         return HttpClient.newBuilder().sslContext(context).build();
     }
+
+    @Test
+    void theWarmUpSetIsJudgedAndAdmittedSoItBuildsWhatAReviewNeeds() throws Exception {
+        var decision = AdmissionWebhook.judgeWarmUpSet(new dev.policyset.aps.core.plan.SetAdmission(
+                new dev.policyset.aps.core.plan.Planner(new dev.policyset.aps.core.validate.cel.KubernetesCelChecker())));
+        org.junit.jupiter.api.Assertions.assertTrue(decision.judged());
+        org.junit.jupiter.api.Assertions.assertTrue(decision.allowed(), decision.denying().toString());
+    }
 }
