@@ -28,8 +28,22 @@ final class ValidatingDispatcher {
     /** A denial with the policy and binding it came from (binding null for policy configuration errors). */
     record Denial(String policy, String binding, String message, String reason) {}
 
+    /**
+     * @param outcomes what each applied binding (and param) decided before its validationActions were applied:
+     *                 what the impact scan counts
+     */
     record Result(List<Denial> denials, List<String> warnings, Map<String, String> auditAnnotations,
-                  List<String> errors, List<String> trace) {}
+                  List<String> errors, List<String> trace, List<BindingOutcome> outcomes) {}
+
+    /**
+     * One binding with one param, before validationActions: the failed validations ({@code violations}), the
+     * evaluation errors, and the messages that deny whatever the actions are (binding configuration errors and
+     * audit annotation errors under failurePolicy Fail, as {@code dispatcher.go} appends them to the denials
+     * directly). {@code matched} is false when a matchCondition was false.
+     */
+    record BindingOutcome(String policy, String binding, String param, List<String> actions, boolean failClosed,
+                          boolean matched, List<PolicyDecision> decisions, List<String> errors,
+                          List<String> alwaysDenied) {}
 
     private ValidatingDispatcher() {}
 
@@ -44,6 +58,7 @@ final class ValidatingDispatcher {
         Map<String, String> audit = new LinkedHashMap<>();
         List<String> errors = new ArrayList<>();
         List<String> trace = new ArrayList<>();
+        List<BindingOutcome> outcomes = new ArrayList<>();
         for (RenderedObject policy : config.of(AdmissionKind.VALIDATING_ADMISSION_POLICY)) {
             JsonNode spec = policy.manifest().path("spec");
             String name = policy.name();
@@ -82,6 +97,8 @@ final class ValidatingDispatcher {
                     if (fail) {
                         denials.add(new Denial(name, binding.name(), message, ""));
                     }
+                    outcomes.add(new BindingOutcome(name, binding.name(), "", List.of(), fail, true, List.of(),
+                            List.of(message), fail ? List.of(message) : List.of()));
                     continue;
                 }
                 if (params.params().isEmpty()) {
@@ -96,6 +113,10 @@ final class ValidatingDispatcher {
                             Activations.of(r, param, namespaceObject, fixtures));
                     ValidatingPolicyEvaluator.Result result = ValidatingPolicyEvaluator.validate(spec, context);
                     result.errors().forEach(e -> errors.add(at + ": " + e));
+                    List<String> alwaysDenied = result.auditAnnotations().stream()
+                            .map(ValidatingPolicyEvaluator.AuditAnnotation::error).filter(java.util.Objects::nonNull).toList();
+                    outcomes.add(new BindingOutcome(name, binding.name(), Activations.describe(param).trim(),
+                            List.copyOf(actions), fail, result.matched(), result.decisions(), result.errors(), alwaysDenied));
                     if (!result.matched()) {
                         trace.add(at + ": skipped (matchCondition " + (result.failedCondition() == null
                                 ? "errored, failurePolicy Ignore" : "'" + result.failedCondition() + "' is false") + ")");
@@ -135,7 +156,7 @@ final class ValidatingDispatcher {
             // auditAnnotationCollector.publish: one key per policy, distinct values joined by ", "
             collector.forEach((key, values) -> audit.put(name + "/" + key, String.join(", ", values)));
         }
-        return new Result(denials, warnings, audit, errors, trace);
+        return new Result(denials, warnings, audit, errors, trace, outcomes);
     }
 
     /** {@code publishValidationFailureAnnotation}: a JSON list with one failure. */

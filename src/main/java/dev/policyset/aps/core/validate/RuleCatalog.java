@@ -53,6 +53,7 @@ public final class RuleCatalog {
         rule("APS602", Severity.WARNING, "An expression refers to a field the matched resource's schema does not have, or uses it with the wrong type");
         rule("APS603", Severity.WARNING, "An access to an optional field or map key without a guard can fail at request time in a fail-closed policy");
         rule("APS701", Severity.WARNING, "A CEL expression's estimated cost can exceed the API server's runtime limit or budget");
+        rule("APS801", Severity.WARNING, "Existing objects that a binding denies, or would deny once switched to Deny");
         rule("cel/Unchecked", Severity.WARNING, "The CEL checker failed on this expression; it was not checked");
         // What the API server itself refuses, with its field.ErrorType (k8s.io/apimachinery/pkg/util/validation/field).
         for (String type : List.of("Required", "Invalid", "NotSupported", "Duplicate", "Forbidden", "TooMany", "TooLong")) {

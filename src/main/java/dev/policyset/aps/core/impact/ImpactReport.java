@@ -1,0 +1,73 @@
+package dev.policyset.aps.core.impact;
+
+import dev.policyset.aps.core.validate.Finding;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The impact of a configuration's validating policies on existing objects.
+ *
+ * @param objects  objects scanned
+ * @param omitted  objects left out because the scan's object limit was reached (0 when all were scanned)
+ * @param bindings one row per binding of a ValidatingAdmissionPolicy, in configuration order
+ */
+public record ImpactReport(int objects, int omitted, List<BindingImpact> bindings) {
+    public static final String RULE = "APS801";
+    static final String BINDING_KIND = "ValidatingAdmissionPolicyBinding";
+
+    public ImpactReport {
+        bindings = List.copyOf(bindings);
+    }
+
+    /** Bindings that would deny at least one existing object under Deny. */
+    public List<BindingImpact> violating() {
+        return bindings.stream().filter(b -> b.deniedUnderDeny() > 0).toList();
+    }
+
+    /** Objects the bindings with {@code Deny} refuse now (summed over bindings). */
+    public int deniedNow() {
+        return bindings.stream().mapToInt(BindingImpact::denied).sum();
+    }
+
+    /**
+     * APS801, one finding per binding with something to report: a warning when the binding enforces ({@code Deny})
+     * and refuses existing objects; info when it would once switched to {@code Deny}, or when its evaluations fail
+     * and failurePolicy Ignore admits them.
+     */
+    public List<Finding> findings() {
+        List<Finding> out = new ArrayList<>();
+        for (BindingImpact b : bindings) {
+            String object = BINDING_KIND + "/" + b.binding();
+            String scope = " of the " + b.matched() + " existing object(s) it matches (of " + objects + " scanned"
+                    + (omitted > 0 ? ", " + omitted + " not scanned: object limit" : "") + ")";
+            String example = example(b);
+            String errors = b.errors() == 0 ? "" : "; " + b.errors() + " evaluation error(s), which failurePolicy "
+                    + (b.failClosed() ? "Fail counts as failed validations" : "Ignore admits");
+            if (b.deniedUnderDeny() > 0 && b.enforces()) {
+                out.add(Finding.warning(RULE, object, "spec.validationActions", "this binding (validationActions "
+                        + b.actions() + ") denies " + b.deniedUnderDeny() + scope
+                        + " the next time they are written (updated as they are, or re-created)" + errors + example
+                        + "; fix those objects, or stage the binding with [Warn, Audit] until they are fixed"));
+            } else if (b.deniedUnderDeny() > 0) {
+                out.add(Finding.info(RULE, object, "spec.validationActions", "switching this binding to Deny would deny "
+                        + b.deniedUnderDeny() + scope + errors + example + "; with " + b.actions()
+                        + " they are only " + (b.actions().isEmpty() ? "admitted" : "reported")
+                        + "; fix them before enforcing"));
+            } else if (b.errors() > 0) {
+                out.add(Finding.info(RULE, object, "spec.validationActions", "the policy's evaluation fails on "
+                        + b.errors() + scope + "; failurePolicy Ignore admits them, so they pass unchecked" + example
+                        + "; guard the expression (has(), ?.) so it evaluates"));
+            }
+        }
+        return out;
+    }
+
+    private static String example(BindingImpact b) {
+        if (b.samples().isEmpty()) {
+            return "";
+        }
+        BindingImpact.Sample s = b.samples().get(0);
+        return "; e.g. " + s.object() + " (" + s.operation() + "): " + s.message();
+    }
+}

@@ -1,0 +1,152 @@
+package dev.policyset.aps.core.impact;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.policyset.aps.core.evaluate.ExistingObjectReview;
+import dev.policyset.aps.core.evaluate.Fixtures;
+import dev.policyset.aps.core.model.AdmissionKind;
+import dev.policyset.aps.core.model.KubeVersion;
+import dev.policyset.aps.core.render.RenderedObject;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Evaluates every ValidatingAdmissionPolicy of a configuration, through each of its bindings, against every
+ * existing object the two intercept, and counts what the binding would decide (see {@link ExistingObjectReview}
+ * for the request asked). The existing objects are also the cluster the evaluation sees: Namespace objects give
+ * namespaceSelectors and {@code namespaceObject} their labels (a namespace not among them has only
+ * {@code kubernetes.io/metadata.name}), and objects of a policy's paramKind are its params.
+ */
+public final class ImpactScan {
+    /** Samples kept per binding by default. */
+    public static final int DEFAULT_SAMPLES = 10;
+
+    /**
+     * @param maxObjects objects scanned at most (the rest are counted as omitted)
+     * @param samples    objects named per binding at most
+     */
+    public record Limits(int maxObjects, int samples) {
+        public static Limits defaults() {
+            return new Limits(Integer.MAX_VALUE, DEFAULT_SAMPLES);
+        }
+    }
+
+    private ImpactScan() {}
+
+    public static ImpactReport scan(List<RenderedObject> configuration, List<ObjectNode> existing, KubeVersion version,
+                                    Limits limits) {
+        List<ObjectNode> objects = existing.size() > limits.maxObjects()
+                ? existing.subList(0, limits.maxObjects()) : existing;
+        Fixtures fixtures = fixtures(configuration, existing);
+        List<BindingImpact> rows = new ArrayList<>();
+        for (ExistingObjectReview review : reviews(configuration, version)) {
+            rows.add(scan(review, objects, fixtures, limits.samples()));
+        }
+        return new ImpactReport(objects.size(), existing.size() - objects.size(), rows);
+    }
+
+    /** Every (policy, binding) pair of the configuration, in its order; bindings of absent policies are APS401's. */
+    static List<ExistingObjectReview> reviews(List<RenderedObject> configuration, KubeVersion version) {
+        Map<String, RenderedObject> policies = new LinkedHashMap<>();
+        configuration.stream().filter(o -> o.kind() == AdmissionKind.VALIDATING_ADMISSION_POLICY)
+                .forEach(p -> policies.putIfAbsent(p.name(), p));
+        List<ExistingObjectReview> reviews = new ArrayList<>();
+        for (RenderedObject policy : policies.values()) {
+            for (RenderedObject binding : configuration) {
+                if (binding.kind() == AdmissionKind.VALIDATING_ADMISSION_POLICY_BINDING
+                        && binding.manifest().path("spec").path("policyName").asText("").equals(policy.name())) {
+                    reviews.add(ExistingObjectReview.of(policy, binding, version));
+                }
+            }
+        }
+        return reviews;
+    }
+
+    private static BindingImpact scan(ExistingObjectReview review, List<ObjectNode> objects, Fixtures fixtures,
+                                      int sampleLimit) {
+        int matched = 0;
+        int deniedUnderDeny = 0;
+        int denied = 0;
+        int warned = 0;
+        int audited = 0;
+        int errors = 0;
+        List<String> actions = review.actions();
+        List<BindingImpact.Sample> samples = new ArrayList<>();
+        for (ObjectNode object : objects) {
+            var verdict = review.review(object, fixtures);
+            if (verdict.isEmpty() || !verdict.get().inScope() && verdict.get().alwaysDenied().isEmpty()) {
+                continue;
+            }
+            ExistingObjectReview.Review r = verdict.get();
+            matched++;
+            if (!r.errors().isEmpty()) {
+                errors++;
+            }
+            if (r.deniedUnderDeny()) {
+                deniedUnderDeny++;
+            }
+            boolean fails = r.failsValidation();
+            if (!r.alwaysDenied().isEmpty() || fails && actions.contains("Deny")) {
+                denied++;
+            }
+            if (fails && actions.contains("Warn")) {
+                warned++;
+            }
+            if (fails && actions.contains("Audit")) {
+                audited++;
+            }
+            if (samples.size() < sampleLimit && (r.deniedUnderDeny() || !r.errors().isEmpty())) {
+                samples.add(sample(object, r));
+            }
+        }
+        return new BindingImpact(review.policy().name(), review.binding().name(), actions, review.failClosed(), matched,
+                deniedUnderDeny, denied, warned, audited, errors, samples);
+    }
+
+    private static BindingImpact.Sample sample(ObjectNode object, ExistingObjectReview.Review r) {
+        if (!r.violations().isEmpty()) {
+            return new BindingImpact.Sample(describe(object), r.operation(), "violation", r.violations().get(0));
+        }
+        if (!r.alwaysDenied().isEmpty()) {
+            return new BindingImpact.Sample(describe(object), r.operation(), "denied", r.alwaysDenied().get(0));
+        }
+        String error = !r.failClosedErrors().isEmpty() ? r.failClosedErrors().get(0) : r.errors().get(0);
+        return new BindingImpact.Sample(describe(object), r.operation(), "error", error);
+    }
+
+    /** {@code Kind namespace/name}, or {@code Kind name} for a cluster-scoped object. */
+    public static String describe(JsonNode object) {
+        String ns = object.path("metadata").path("namespace").asText("");
+        return object.path("kind").asText("") + " " + (ns.isEmpty() ? "" : ns + "/")
+                + object.path("metadata").path("name").asText("");
+    }
+
+    /** Namespaces and params from the existing objects (params: only the kinds the policies name). */
+    static Fixtures fixtures(List<RenderedObject> configuration, List<ObjectNode> objects) {
+        Set<String> paramKinds = new HashSet<>();
+        for (RenderedObject o : configuration) {
+            JsonNode pk = o.manifest().path("spec").path("paramKind");
+            if (o.kind() == AdmissionKind.VALIDATING_ADMISSION_POLICY && pk.isObject()) {
+                paramKinds.add(pk.path("apiVersion").asText("") + " " + pk.path("kind").asText(""));
+            }
+        }
+        Map<String, ObjectNode> namespaces = new LinkedHashMap<>();
+        List<ObjectNode> params = new ArrayList<>();
+        for (ObjectNode o : objects) {
+            String apiVersion = o.path("apiVersion").asText("");
+            String kind = o.path("kind").asText("");
+            if (apiVersion.equals("v1") && kind.equals("Namespace")) {
+                namespaces.putIfAbsent(o.path("metadata").path("name").asText(""), o);
+            }
+            if (paramKinds.contains(apiVersion + " " + kind)) {
+                params.add(o);
+            }
+        }
+        return new Fixtures(namespaces, params, null);
+    }
+}
