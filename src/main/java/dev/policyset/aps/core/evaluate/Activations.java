@@ -9,7 +9,10 @@ final class Activations {
     private Activations() {}
 
     static CelEvaluator.Activation of(AdmissionRequest r, JsonNode param, JsonNode namespaceObject, Fixtures fixtures) {
-        return new CelEvaluator.Activation(plain(r.object()), plain(r.oldObject()), plain(param), r.toCel(),
+        Object object = plain(r.object());
+        // an UPDATE that leaves the object as it is (the impact scan's) converts it once
+        Object oldObject = r.oldObject() == r.object() ? object : plain(r.oldObject());
+        return new CelEvaluator.Activation(object, oldObject, plain(param), r.toCel(),
                 plain(namespaceObject), fixtures.authorizer(), null);
     }
 

@@ -97,23 +97,52 @@ public final class ExistingObjectReview {
     }
 
     /**
+     * An existing object with the two requests it can meet, built once and asked of every binding (the
+     * interception model's view of them includes the namespace's labels).
+     */
+    public static final class Candidate {
+        private final AdmissionRequest update;
+        private final AdmissionRequest create;
+        private final dev.policyset.aps.core.intercept.AdmissionRequest updateView;
+        private final dev.policyset.aps.core.intercept.AdmissionRequest createView;
+        private final Fixtures fixtures;
+
+        private Candidate(ObjectNode object, Fixtures fixtures, UserInfo user) {
+            this.update = request("UPDATE", object, user);
+            this.create = request("CREATE", object, user);
+            this.updateView = Interception.request(update, fixtures);
+            this.createView = Interception.request(create, fixtures);
+            this.fixtures = fixtures;
+        }
+    }
+
+    /**
+     * @param user who writes the object ({@code request.userInfo}; matchConditions often exempt controllers by name)
+     */
+    public static Candidate candidate(ObjectNode object, Fixtures fixtures, UserInfo user) {
+        return new Candidate(object, fixtures, user);
+    }
+
+    /** {@link #review(Candidate)} for one object. */
+    public Optional<Review> review(ObjectNode object, Fixtures fixtures, UserInfo user) {
+        return review(candidate(object, fixtures, user));
+    }
+
+    /**
      * The binding's decision on an existing object, or empty when the policy and binding do not intercept it
      * (resource rules, selectors, scope) for an UPDATE or a CREATE.
      */
-    public Optional<Review> review(ObjectNode object, Fixtures fixtures) {
-        AdmissionRequest update = request("UPDATE", object);
+    public Optional<Review> review(Candidate c) {
         AdmissionRequest chosen = null;
-        if (interceptor.match(Interception.request(update, fixtures)).matches()) {
-            chosen = update;
-        } else {
-            AdmissionRequest create = request("CREATE", object);
-            if (interceptor.match(Interception.request(create, fixtures)).matches()) {
-                chosen = create;
-            }
+        if (interceptor.match(c.updateView).matches()) {
+            chosen = c.update;
+        } else if (interceptor.match(c.createView).matches()) {
+            chosen = c.create;
         }
         if (chosen == null) {
             return Optional.empty();
         }
+        Fixtures fixtures = c.fixtures;
         ValidatingDispatcher.Result result = ValidatingDispatcher.dispatch(configuration, chosen, fixtures, options);
         boolean inScope = false;
         List<String> violations = new ArrayList<>();
@@ -140,7 +169,7 @@ public final class ExistingObjectReview {
     }
 
     /** The request for writing {@code object} as it is (UPDATE: the stored object is also the old one). */
-    static AdmissionRequest request(String operation, ObjectNode object) {
+    static AdmissionRequest request(String operation, ObjectNode object, UserInfo user) {
         String apiVersion = object.path("apiVersion").asText("");
         String kind = object.path("kind").asText("");
         String group = KindResources.groupOf(apiVersion);
@@ -150,7 +179,7 @@ public final class ExistingObjectReview {
             namespace = name; // the API server gives a Namespace request its own name as namespace
         }
         return new AdmissionRequest(operation, group, KindResources.versionOf(apiVersion), KindResources.resourceOf(kind),
-                "", kind, namespace, name, object, "UPDATE".equals(operation) ? object : null, null, false, null);
+                "", kind, namespace, name, object, "UPDATE".equals(operation) ? object : null, user, false, null);
     }
 
     private static JsonNode withoutConditions(JsonNode policySpec) {

@@ -25,14 +25,14 @@ public record ImpactReport(int objects, int omitted, List<BindingImpact> binding
         return bindings.stream().filter(b -> b.deniedUnderDeny() > 0).toList();
     }
 
-    /** Objects the bindings with {@code Deny} refuse now (summed over bindings). */
-    public int deniedNow() {
-        return bindings.stream().mapToInt(BindingImpact::denied).sum();
+    /** Bindings that refuse at least one existing object with their actions as they are. */
+    public List<BindingImpact> denying() {
+        return bindings.stream().filter(b -> b.denied() > 0).toList();
     }
 
     /**
-     * APS801, one finding per binding with something to report: a warning when the binding enforces ({@code Deny})
-     * and refuses existing objects; info when it would once switched to {@code Deny}, or when its evaluations fail
+     * APS801, one finding per binding with something to report: a warning when the binding refuses existing objects
+     * now (its actions include {@code Deny}, or an error denies whatever the actions); info when it would once switched to {@code Deny}, or when its evaluations fail
      * and failurePolicy Ignore admits them.
      */
     public List<Finding> findings() {
@@ -44,9 +44,9 @@ public record ImpactReport(int objects, int omitted, List<BindingImpact> binding
             String example = example(b);
             String errors = b.errors() == 0 ? "" : "; " + b.errors() + " evaluation error(s), which failurePolicy "
                     + (b.failClosed() ? "Fail counts as failed validations" : "Ignore admits");
-            if (b.deniedUnderDeny() > 0 && b.enforces()) {
+            if (b.denied() > 0) {
                 out.add(Finding.warning(RULE, object, "spec.validationActions", "this binding (validationActions "
-                        + b.actions() + ") denies " + b.deniedUnderDeny() + scope
+                        + b.actions() + ") denies " + b.denied() + scope
                         + " the next time they are written (updated as they are, or re-created)" + errors + example
                         + "; fix those objects, or stage the binding with [Warn, Audit] until they are fixed"));
             } else if (b.deniedUnderDeny() > 0) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.policyset.aps.core.evaluate.ExistingObjectReview;
 import dev.policyset.aps.core.evaluate.Fixtures;
+import dev.policyset.aps.core.evaluate.UserInfo;
 import dev.policyset.aps.core.model.AdmissionKind;
 import dev.policyset.aps.core.model.KubeVersion;
 import dev.policyset.aps.core.render.RenderedObject;
@@ -27,26 +28,44 @@ public final class ImpactScan {
     public static final int DEFAULT_SAMPLES = 10;
 
     /**
+     * Who the scan says writes the objects when no one is named: an authenticated user that is not a system
+     * identity, as a person or a GitOps pipeline applying manifests is. Controllers' writes
+     * ({@code system:serviceaccount:...}, {@code system:node:...}) are often exempted by matchConditions; ask as one
+     * of them to see what they would meet.
+     */
+    public static final UserInfo DEFAULT_USER = new UserInfo("aps-impact", "", List.of("system:authenticated"), Map.of());
+
+    /**
      * @param maxObjects objects scanned at most (the rest are counted as omitted)
      * @param samples    objects named per binding at most
+     * @param user       {@code request.userInfo} of every request asked
      */
-    public record Limits(int maxObjects, int samples) {
-        public static Limits defaults() {
-            return new Limits(Integer.MAX_VALUE, DEFAULT_SAMPLES);
+    public record Options(int maxObjects, int samples, UserInfo user) {
+        public Options {
+            user = user == null ? DEFAULT_USER : user;
+        }
+
+        public static Options defaults() {
+            return new Options(Integer.MAX_VALUE, DEFAULT_SAMPLES, DEFAULT_USER);
         }
     }
 
     private ImpactScan() {}
 
     public static ImpactReport scan(List<RenderedObject> configuration, List<ObjectNode> existing, KubeVersion version,
-                                    Limits limits) {
+                                    Options limits) {
         List<ObjectNode> objects = existing.size() > limits.maxObjects()
                 ? existing.subList(0, limits.maxObjects()) : existing;
         Fixtures fixtures = fixtures(configuration, existing);
-        List<BindingImpact> rows = new ArrayList<>();
-        for (ExistingObjectReview review : reviews(configuration, version)) {
-            rows.add(scan(review, objects, fixtures, limits.samples()));
+        List<ExistingObjectReview> reviews = reviews(configuration, version);
+        List<Tally> tallies = reviews.stream().map(r -> new Tally(r, limits.samples())).toList();
+        for (ObjectNode object : objects) {
+            ExistingObjectReview.Candidate candidate = ExistingObjectReview.candidate(object, fixtures, limits.user());
+            for (Tally t : tallies) {
+                t.review.review(candidate).ifPresent(r -> t.add(object, r));
+            }
         }
+        List<BindingImpact> rows = tallies.stream().map(Tally::impact).toList();
         return new ImpactReport(objects.size(), existing.size() - objects.size(), rows);
     }
 
@@ -67,22 +86,28 @@ public final class ImpactScan {
         return reviews;
     }
 
-    private static BindingImpact scan(ExistingObjectReview review, List<ObjectNode> objects, Fixtures fixtures,
-                                      int sampleLimit) {
-        int matched = 0;
-        int deniedUnderDeny = 0;
-        int denied = 0;
-        int warned = 0;
-        int audited = 0;
-        int errors = 0;
-        List<String> actions = review.actions();
-        List<BindingImpact.Sample> samples = new ArrayList<>();
-        for (ObjectNode object : objects) {
-            var verdict = review.review(object, fixtures);
-            if (verdict.isEmpty() || !verdict.get().inScope() && verdict.get().alwaysDenied().isEmpty()) {
-                continue;
+    /** The counts of one binding while the objects go by. */
+    private static final class Tally {
+        private final ExistingObjectReview review;
+        private final int sampleLimit;
+        private final List<BindingImpact.Sample> samples = new ArrayList<>();
+        private int matched;
+        private int deniedUnderDeny;
+        private int denied;
+        private int warned;
+        private int audited;
+        private int errors;
+
+        Tally(ExistingObjectReview review, int sampleLimit) {
+            this.review = review;
+            this.sampleLimit = sampleLimit;
+        }
+
+        void add(ObjectNode object, ExistingObjectReview.Review r) {
+            if (!r.inScope() && r.alwaysDenied().isEmpty()) {
+                return;
             }
-            ExistingObjectReview.Review r = verdict.get();
+            List<String> actions = review.actions();
             matched++;
             if (!r.errors().isEmpty()) {
                 errors++;
@@ -104,8 +129,11 @@ public final class ImpactScan {
                 samples.add(sample(object, r));
             }
         }
-        return new BindingImpact(review.policy().name(), review.binding().name(), actions, review.failClosed(), matched,
-                deniedUnderDeny, denied, warned, audited, errors, samples);
+
+        BindingImpact impact() {
+            return new BindingImpact(review.policy().name(), review.binding().name(), review.actions(),
+                    review.failClosed(), matched, deniedUnderDeny, denied, warned, audited, errors, samples);
+        }
     }
 
     private static BindingImpact.Sample sample(ObjectNode object, ExistingObjectReview.Review r) {

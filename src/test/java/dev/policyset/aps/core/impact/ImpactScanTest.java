@@ -191,7 +191,7 @@ class ImpactScanTest {
             many.add(deployment("a", "d" + i, null));
         }
         List<RenderedObject> config = configuration(List.of(REQUIRE_TEAM, binding("w", "require-team", "[Warn]", "")));
-        ImpactReport report = ImpactScan.scan(config, many, KubeVersion.NEWEST, new ImpactScan.Limits(25, 3));
+        ImpactReport report = ImpactScan.scan(config, many, KubeVersion.NEWEST, new ImpactScan.Options(25, 3, null));
         assertEquals(25, report.objects());
         assertEquals(5, report.omitted());
         assertEquals(25, report.bindings().get(0).deniedUnderDeny());
@@ -223,7 +223,7 @@ class ImpactScanTest {
     // ------------------------------------------------------------------------------------------------ helpers
 
     static ImpactReport scan(List<String> configuration, ObjectNode... objects) {
-        return ImpactScan.scan(configuration(configuration), List.of(objects), KubeVersion.NEWEST, ImpactScan.Limits.defaults());
+        return ImpactScan.scan(configuration(configuration), List.of(objects), KubeVersion.NEWEST, ImpactScan.Options.defaults());
     }
 
     static List<RenderedObject> configuration(List<String> yaml) {
