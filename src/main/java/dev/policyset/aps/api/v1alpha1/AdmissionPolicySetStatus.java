@@ -31,6 +31,11 @@ public class AdmissionPolicySetStatus {
     @JsonPropertyDescription("The last generation applied in full, kept so drift repair survives operator restarts.")
     private LastAppliedStatus lastApplied;
 
+    @JsonPropertyDescription("The last impact scan of the set's validating policies against existing objects.")
+    private ImpactStatus impact;
+
+    public ImpactStatus getImpact() { return impact; }
+    public void setImpact(ImpactStatus impact) { this.impact = impact; }
     public Long getObservedGeneration() { return observedGeneration; }
     public void setObservedGeneration(Long observedGeneration) { this.observedGeneration = observedGeneration; }
     public StatusSummary getSummary() { return summary; }

@@ -20,6 +20,12 @@ public class Safety {
     @Size(max = Limits.MAX_EXEMPTIONS)
     private List<Exemption> exemptions;
 
+    @JsonPropertyDescription("true: a binding whose validationActions ask for Deny is applied with its previous actions "
+            + "until the operator's impact scan finds no existing object it would deny (docs/operator.md, Impact scan).")
+    private Boolean requireNoViolationsBeforeDeny;
+
+    public Boolean getRequireNoViolationsBeforeDeny() { return requireNoViolationsBeforeDeny; }
+    public void setRequireNoViolationsBeforeDeny(Boolean v) { this.requireNoViolationsBeforeDeny = v; }
     public Enforcement getEnforcement() { return enforcement; }
     public void setEnforcement(Enforcement enforcement) { this.enforcement = enforcement; }
     public TypeChecking getTypeChecking() { return typeChecking; }

@@ -86,6 +86,50 @@ public final class ExistingObjectReview {
         return binding;
     }
 
+    /**
+     * Whether the policy and binding can intercept writes (CREATE or UPDATE) of a resource, labels and namespace
+     * unknown: the resources an impact scan must list.
+     */
+    public boolean mayIntercept(String group, String resource) {
+        return interceptor.match(dev.policyset.aps.core.intercept.AdmissionRequest.anyOf(group, resource,
+                java.util.EnumSet.of(dev.policyset.aps.core.intercept.Operation.CREATE,
+                        dev.policyset.aps.core.intercept.Operation.UPDATE))).mayMatch();
+    }
+
+    /**
+     * Why a scan of {@code listable} resources cannot see every object the policy matches: its resourceRules name a
+     * wildcard, or a group/resource that is not listable (subresources are not objects and are left out); empty
+     * when it can.
+     */
+    public java.util.List<String> unlisted(java.util.function.BiPredicate<String, String> listable) {
+        java.util.List<String> out = new ArrayList<>();
+        for (dev.policyset.aps.core.intercept.Rule rule : Interceptor.ofPolicy(withoutConditions(policy.manifest().path("spec"))).rules()) {
+            boolean writes = rule.operations().stream().anyMatch(o -> o.equals("*") || o.equals("CREATE") || o.equals("UPDATE"));
+            if (!writes) {
+                continue;
+            }
+            for (String group : rule.groups()) {
+                for (String resource : rule.resources()) {
+                    if (resource.contains("/") && !resource.startsWith("*")) {
+                        resource = resource.substring(0, resource.indexOf('/'));
+                        if (resource.equals("*")) {
+                            continue;
+                        }
+                    }
+                    String gr = (group.isEmpty() ? "core" : group) + "/" + resource;
+                    if (group.equals("*") || resource.startsWith("*")) {
+                        if (!out.contains(gr)) {
+                            out.add(gr);
+                        }
+                    } else if (!listable.test(group, resource) && !out.contains(gr)) {
+                        out.add(gr);
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
     /** The binding's validationActions as written. */
     public List<String> actions() {
         return actions;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.policyset.aps.core.evaluate.ExistingObjectReview;
 import dev.policyset.aps.core.evaluate.Fixtures;
+import dev.policyset.aps.core.evaluate.KindResources;
 import dev.policyset.aps.core.evaluate.UserInfo;
 import dev.policyset.aps.core.model.AdmissionKind;
 import dev.policyset.aps.core.model.KubeVersion;
@@ -67,6 +68,67 @@ public final class ImpactScan {
         }
         List<BindingImpact> rows = tallies.stream().map(Tally::impact).toList();
         return new ImpactReport(objects.size(), existing.size() - objects.size(), rows);
+    }
+
+    /**
+     * The operator's scan: only the resources some binding can intercept are listed (and Namespaces, for selectors,
+     * and the policies' param kinds), at most {@code options.maxObjects()} objects in all.
+     *
+     * @param incomplete why a binding's counts may be low (by binding name; absent when the scan saw everything
+     *                   the policy matches)
+     */
+    public record SourceScan(ImpactReport report, Map<String, String> incomplete) {}
+
+    public static SourceScan scan(List<RenderedObject> configuration, ExistingObjectSource source, KubeVersion version,
+                                  Options options) {
+        List<ExistingObjectReview> reviews = reviews(configuration, version);
+        List<ExistingObjectSource.Resource> available = source.resources();
+        Set<String> paramResources = new HashSet<>();
+        for (RenderedObject o : configuration) {
+            JsonNode pk = o.manifest().path("spec").path("paramKind");
+            if (o.kind() == AdmissionKind.VALIDATING_ADMISSION_POLICY && pk.isObject()) {
+                paramResources.add(KindResources.groupOf(pk.path("apiVersion").asText("")) + "/"
+                        + KindResources.resourceOf(pk.path("kind").asText("")));
+            }
+        }
+        List<ExistingObjectSource.Resource> wanted = new ArrayList<>();
+        for (ExistingObjectSource.Resource r : available) {
+            boolean namespaces = r.group().isEmpty() && r.resource().equals("namespaces");
+            if (!reviews.isEmpty() && (namespaces || paramResources.contains(r.group() + "/" + r.resource())
+                    || reviews.stream().anyMatch(v -> v.mayIntercept(r.group(), r.resource())))) {
+                wanted.add(r);
+            }
+        }
+        // Namespaces first: they are read for selectors whatever the limit leaves of the rest.
+        wanted.sort(java.util.Comparator.comparing(r -> r.group().isEmpty() && r.resource().equals("namespaces") ? 0 : 1));
+        List<ObjectNode> objects = new ArrayList<>();
+        int total = 0;
+        for (ExistingObjectSource.Resource r : wanted) {
+            total += source.count(r);
+            int room = options.maxObjects() - objects.size();
+            if (room > 0) {
+                objects.addAll(source.list(r, room));
+            }
+        }
+        ImpactReport scanned = scan(configuration, objects, version, options);
+        ImpactReport report = new ImpactReport(scanned.objects(), Math.max(0, total - objects.size()), scanned.bindings());
+        Map<String, String> incomplete = new LinkedHashMap<>();
+        for (ExistingObjectReview v : reviews) {
+            List<String> why = new ArrayList<>();
+            List<String> unlisted = v.unlisted((g, res) -> available.stream()
+                    .anyMatch(a -> a.group().equals(g) && a.resource().equals(res)));
+            if (!unlisted.isEmpty()) {
+                why.add("the policy matches " + String.join(", ", unlisted)
+                        + ", which the operator does not list (aps.impact.resources)");
+            }
+            if (report.omitted() > 0) {
+                why.add(report.omitted() + " object(s) were left out (aps.impact.max-objects)");
+            }
+            if (!why.isEmpty()) {
+                incomplete.put(v.binding().name(), String.join("; ", why));
+            }
+        }
+        return new SourceScan(report, incomplete);
     }
 
     /** Every (policy, binding) pair of the configuration, in its order; bindings of absent policies are APS401's. */

@@ -129,6 +129,10 @@ public final class PolicySetReader {
         }
         String enforcement = readEnum(node, "enforcement", "spec.safety.enforcement", List.of("Block", "Warn"), "Block");
         String typeChecking = readEnum(node, "typeChecking", "spec.safety.typeChecking", List.of("Warn", "Error"), "Warn");
+        JsonNode gate = node.get("requireNoViolationsBeforeDeny");
+        if (gate != null && !gate.isNull() && !gate.isBoolean()) {
+            invalid("spec.safety.requireNoViolationsBeforeDeny", "must be true or false");
+        }
         List<Exemption> exemptions = new ArrayList<>();
         JsonNode list = node.get("exemptions");
         if (list != null && !list.isNull()) {

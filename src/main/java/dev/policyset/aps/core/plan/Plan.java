@@ -2,6 +2,7 @@ package dev.policyset.aps.core.plan;
 
 import dev.policyset.aps.api.v1alpha1.AdmissionPolicySetStatus;
 import dev.policyset.aps.api.v1alpha1.FindingStatus;
+import dev.policyset.aps.api.v1alpha1.ImpactStatus;
 import dev.policyset.aps.api.v1alpha1.LastAppliedStatus;
 import dev.policyset.aps.api.v1alpha1.ResourceStatus;
 import dev.policyset.aps.core.status.Outcome;
@@ -25,11 +26,22 @@ import java.util.Optional;
  * @param objects     one row per generated object (empty when the set could not be read)
  * @param lastApplied what {@code status.lastApplied} holds once the plan is carried out
  * @param previous    the status the plan started from (conditions keep their transition times)
+ * @param impact      {@code status.impact} once carried out (null: the previous one is kept)
+ * @param held        bindings held at their previous actions by {@code requireNoViolationsBeforeDeny}, one sentence
+ *                    each; null when the set does not ask for the gate
  */
 public record Plan(long generation, Outcome outcome, String detail, List<Finding> findings, List<Write> writes,
                    List<Removal> removals, List<ObjectResult> objects, LastAppliedStatus lastApplied,
-                   AdmissionPolicySetStatus previous) {
+                   AdmissionPolicySetStatus previous, ImpactStatus impact, List<String> held) {
+    /** A plan that leaves the impact status and the Deny gate as they were. */
+    public Plan(long generation, Outcome outcome, String detail, List<Finding> findings, List<Write> writes,
+                List<Removal> removals, List<ObjectResult> objects, LastAppliedStatus lastApplied,
+                AdmissionPolicySetStatus previous) {
+        this(generation, outcome, detail, findings, writes, removals, objects, lastApplied, previous, null, null);
+    }
+
     public Plan {
+        held = held == null ? null : List.copyOf(held);
         detail = detail == null ? "" : detail;
         findings = findings.stream().sorted(Finding.ORDER).distinct().toList();
         writes = List.copyOf(writes);
@@ -44,6 +56,14 @@ public record Plan(long generation, Outcome outcome, String detail, List<Finding
         AdmissionPolicySetStatus status = StatusCalculator.compute(new StatusCalculator.Input(
                 generation, outcome, detail, findings, rows, previous, now, maxFindings));
         status.setLastApplied(lastApplied);
+        status.setImpact(impact != null ? impact : previous == null ? null : previous.getImpact());
+        if (held != null && outcome == Outcome.APPLIED) {
+            status.getConditions().add(EnforcementCondition.of(held, previous, generation, now));
+        } else if (previous != null && previous.getConditions() != null) {
+            // not decided by this plan: the gate's last word stays
+            previous.getConditions().stream().filter(c -> EnforcementCondition.TYPE.equals(c.getType()))
+                    .findFirst().ifPresent(c -> status.getConditions().add(c));
+        }
         return status;
     }
 
@@ -91,7 +111,8 @@ public record Plan(long generation, Outcome outcome, String detail, List<Finding
     }
 
     Plan withoutWrites(String newDetail) {
-        return new Plan(generation, outcome, newDetail, findings, List.of(), removals, objects, lastApplied, previous);
+        return new Plan(generation, outcome, newDetail, findings, List.of(), removals, objects, lastApplied, previous,
+                impact, held);
     }
 
     private List<ResourceStatus> previousRows() {

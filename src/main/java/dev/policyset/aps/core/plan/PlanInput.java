@@ -8,7 +8,19 @@ import dev.policyset.aps.api.v1alpha1.AdmissionPolicySetStatus;
  * One set as the planner sees it: its whole document (metadata, spec) as JSON, and the status now stored on it
  * (the previous reconcile's answer, which carries the last applied generation).
  */
-public record PlanInput(ObjectNode set, AdmissionPolicySetStatus previous) {
+public record PlanInput(ObjectNode set, AdmissionPolicySetStatus previous, Scan scan) {
+    /**
+     * An impact scan to run in this plan (the operator asks for one at most once per aps.impact.interval, and when
+     * the generation changed): where the existing objects are, the time to stamp on it, and its bounds.
+     */
+    public record Scan(dev.policyset.aps.core.impact.ExistingObjectSource source, String now, int maxObjects,
+                       int samples) {}
+
+    /** A plan without an impact scan: {@code status.impact} is carried over. */
+    public PlanInput(ObjectNode set, AdmissionPolicySetStatus previous) {
+        this(set, previous, null);
+    }
+
     public String name() {
         return set.path("metadata").path("name").asText("");
     }

@@ -4,7 +4,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.policyset.aps.api.v1alpha1.AdmissionPolicySet;
 import dev.policyset.aps.api.v1alpha1.AdmissionPolicySetStatus;
+import dev.policyset.aps.api.v1alpha1.ImpactStatus;
 import dev.policyset.aps.api.v1alpha1.LastAppliedStatus;
+import dev.policyset.aps.core.impact.ImpactScan;
+import dev.policyset.aps.core.impact.ImpactStatuses;
 import dev.policyset.aps.api.v1alpha1.ResourceStatus;
 import dev.policyset.aps.core.model.ClusterView;
 import dev.policyset.aps.core.model.LiveObject;
@@ -92,7 +95,20 @@ public final class Planner {
                     + " exist(s) and belong(s) to someone else (" + OWNERSHIP_RULE + ")", findings,
                     rows(rendered, foreign, "not applied"));
         }
-        return applied(in, cluster, set, rendered, findings);
+        ImpactStatus impact = in.previous() == null ? null : in.previous().getImpact();
+        if (in.scan() != null) {
+            ImpactScan.SourceScan scan = ImpactScan.scan(rendered, in.scan().source(), cluster.kubeVersion(),
+                    new ImpactScan.Options(in.scan().maxObjects(), in.scan().samples(), null));
+            impact = ImpactStatuses.of(scan, rendered, in.generation(), in.scan().now());
+        }
+        List<String> held = null;
+        List<RenderedObject> toApply = rendered;
+        if (DenyGate.requested(in.set().path("spec"))) {
+            DenyGate.Result gated = DenyGate.apply(rendered, in.name(), cluster, impact);
+            toApply = gated.objects();
+            held = gated.held();
+        }
+        return applied(in, cluster, set, toApply, findings, impact, held);
     }
 
     /**
@@ -133,7 +149,7 @@ public final class Planner {
     // ------------------------------------------------------------------------------------------------ applied
 
     private static Plan applied(PlanInput in, ClusterView cluster, PolicySet set, List<RenderedObject> rendered,
-                                List<Finding> findings) {
+                                List<Finding> findings, ImpactStatus impact, List<String> held) {
         boolean appliedBefore = appliedAtThisGeneration(in);
         List<Write> writes = new ArrayList<>();
         List<ObjectResult> rows = new ArrayList<>();
@@ -154,7 +170,8 @@ public final class Planner {
         }
         List<Removal> removals = set.prune() ? removals(in.name(), cluster, rendered) : List.of();
         LastAppliedStatus last = new LastAppliedStatus(in.generation(), in.set().path("spec").toString());
-        return new Plan(in.generation(), Outcome.APPLIED, "", findings, writes, removals, rows, last, in.previous());
+        return new Plan(in.generation(), Outcome.APPLIED, "", findings, writes, removals, rows, last, in.previous(),
+                impact, held);
     }
 
     /** Objects labelled for the set that it no longer renders: bindings before policies, webhooks first. */
@@ -201,7 +218,13 @@ public final class Planner {
             return List.of();
         }
         List<Write> writes = new ArrayList<>();
-        for (RenderedObject o : render(set.get(), cluster)) {
+        List<RenderedObject> lastGood = render(set.get(), cluster);
+        if (DenyGate.requested(document.path("spec"))) {
+            // the last good generation was applied through the gate: restore what it applied, not what it asked
+            lastGood = DenyGate.apply(lastGood, in.name(), cluster, in.previous() == null ? null : in.previous().getImpact())
+                    .objects();
+        }
+        for (RenderedObject o : lastGood) {
             if (o.kind().isMutatingPolicyKind() && cluster.mutatingPolicyVersion().isEmpty()) {
                 continue;
             }

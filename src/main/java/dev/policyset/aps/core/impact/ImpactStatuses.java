@@ -1,0 +1,81 @@
+package dev.policyset.aps.core.impact;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.policyset.aps.api.v1alpha1.BindingImpactStatus;
+import dev.policyset.aps.api.v1alpha1.ImpactStatus;
+import dev.policyset.aps.core.model.AdmissionKind;
+import dev.policyset.aps.core.render.RenderedObject;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** An impact scan as the set's {@code status.impact}, and the fingerprint that ties a row to what was scanned. */
+public final class ImpactStatuses {
+    private ImpactStatuses() {}
+
+    /**
+     * @param scannedAt  RFC 3339 time, passed in (core has no clock)
+     * @param generation the set's generation whose policies were scanned
+     */
+    public static ImpactStatus of(ImpactScan.SourceScan scan, List<RenderedObject> configuration, long generation,
+                                  String scannedAt) {
+        ImpactStatus status = new ImpactStatus();
+        status.setScannedAt(scannedAt);
+        status.setGeneration(generation);
+        ImpactReport report = scan.report();
+        status.setObjects(report.objects());
+        status.setOmitted(report.omitted() == 0 ? null : report.omitted());
+        for (BindingImpact b : report.bindings()) {
+            BindingImpactStatus row = new BindingImpactStatus();
+            row.setPolicy(b.policy());
+            row.setBinding(b.binding());
+            row.setMatched(b.matched());
+            row.setViolations(b.deniedUnderDeny());
+            row.setErrors(b.errors());
+            String why = scan.incomplete().get(b.binding());
+            row.setComplete(why == null);
+            row.setIncomplete(why);
+            fingerprint(configuration, b.binding()).ifPresent(row::setFingerprint);
+            row.setSamples(b.samples().stream().map(s -> s.object() + ": " + s.message()).toList());
+            status.getBindings().add(row);
+        }
+        return status;
+    }
+
+    /**
+     * What a scan of a binding depends on: the policy's spec and the binding's spec without its validationActions
+     * (the counts are what Deny would do, whatever the actions). A changed match, expression or param invalidates a
+     * row; a change of actions alone does not.
+     */
+    public static Optional<String> fingerprint(List<RenderedObject> configuration, String bindingName) {
+        Map<String, RenderedObject> bindings = new java.util.HashMap<>();
+        configuration.stream().filter(o -> o.kind() == AdmissionKind.VALIDATING_ADMISSION_POLICY_BINDING)
+                .forEach(o -> bindings.putIfAbsent(o.name(), o));
+        RenderedObject binding = bindings.get(bindingName);
+        if (binding == null) {
+            return Optional.empty();
+        }
+        String policyName = binding.manifest().path("spec").path("policyName").asText("");
+        Optional<RenderedObject> policy = configuration.stream()
+                .filter(o -> o.kind() == AdmissionKind.VALIDATING_ADMISSION_POLICY && o.name().equals(policyName)).findFirst();
+        if (policy.isEmpty()) {
+            return Optional.empty();
+        }
+        com.fasterxml.jackson.databind.JsonNode bindingSpec = binding.manifest().path("spec").deepCopy();
+        if (bindingSpec instanceof ObjectNode o) {
+            o.remove("validationActions");
+        }
+        String text = policy.get().manifest().path("spec").toString() + "\n" + bindingSpec;
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+            return Optional.of(HexFormat.of().formatHex(digest, 0, 8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
