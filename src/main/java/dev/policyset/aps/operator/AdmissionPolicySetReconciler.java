@@ -53,6 +53,10 @@ import java.util.concurrent.TimeUnit;
  * <p>Deletion uses a finalizer (JOSDK {@link Cleaner}) plus owner references: {@code deletionPolicy: Orphan}
  * needs the ownership removed before the set is gone, or the garbage collector deletes the objects.
  *
+ * <p>The impact scan ({@link ImpactScanner}): a set is scanned when due (its generation has no scan, or the last is
+ * older than aps.impact.interval) within the reconcile, so the planner both reports it and gates Deny on it; the
+ * informers of the scanned kinds need list/watch on them (docs/operator.md explains the trade-off).
+ *
  * <p>RBAC: server-side apply and its dry run are PATCH requests, and the API server also checks {@code create}
  * when an apply creates the object; {@code delete} is for prune and deletion. Leader election's Lease grant is a
  * namespaced Role in config/rbac, not part of this cluster-wide role.
@@ -65,6 +69,9 @@ import java.util.concurrent.TimeUnit;
                 "validatingwebhookconfigurations", "mutatingwebhookconfigurations"},
         verbs = {"get", "list", "watch", "create", "patch", "delete"})
 @RBACRule(apiGroups = "", resources = "events", verbs = {"create"})
+@RBACRule(apiGroups = "", resources = {"namespaces", "pods"}, verbs = {"list", "watch"})
+@RBACRule(apiGroups = "apps", resources = {"deployments", "statefulsets", "daemonsets", "replicasets"}, verbs = {"list", "watch"})
+@RBACRule(apiGroups = "batch", resources = {"jobs", "cronjobs"}, verbs = {"list", "watch"})
 public class AdmissionPolicySetReconciler implements Reconciler<AdmissionPolicySet>, Cleaner<AdmissionPolicySet> {
     public static final String NAME = "admissionpolicyset";
 
@@ -77,6 +84,7 @@ public class AdmissionPolicySetReconciler implements Reconciler<AdmissionPolicyS
     private final PlanExecutor executor;
     private final EventRecorder events;
     private final OperatorMetrics metrics;
+    private final ImpactScanner impact;
     private final Planner planner = new Planner(new KubernetesCelChecker());
     private final Clock clock = Clock.systemUTC();
     private final int maxFindings;
@@ -86,6 +94,7 @@ public class AdmissionPolicySetReconciler implements Reconciler<AdmissionPolicyS
 
     public AdmissionPolicySetReconciler(KubernetesClient client, ClusterDiscovery discovery, ClusterSchemas schemas,
                                         PlanExecutor executor, EventRecorder events, OperatorMetrics metrics,
+                                        ImpactScanner impact,
                                         @ConfigProperty(name = "aps.status.max-findings", defaultValue = "50") int maxFindings,
                                         @ConfigProperty(name = "aps.conflict-recheck", defaultValue = "PT1M") Duration conflictRecheck) {
         this.client = client;
@@ -94,6 +103,7 @@ public class AdmissionPolicySetReconciler implements Reconciler<AdmissionPolicyS
         this.executor = executor;
         this.events = events;
         this.metrics = metrics;
+        this.impact = impact;
         this.maxFindings = maxFindings;
         this.conflictRecheck = conflictRecheck;
     }
@@ -108,6 +118,7 @@ public class AdmissionPolicySetReconciler implements Reconciler<AdmissionPolicyS
         synchronized (informers) {
             informers.addAll(kinds.eventSourceNames());
         }
+        sources.addAll(impact.eventSources(context));
         return sources;
     }
 
@@ -166,13 +177,18 @@ public class AdmissionPolicySetReconciler implements Reconciler<AdmissionPolicyS
         ManagedKinds kinds = informersFor(context);
         InformerClusterView view = new InformerClusterView(context.eventSourceRetriever(), kinds, discovery.snapshot(),
                 schemas.current());
-        Plan plan = executor.execute(planner.plan(input(set), view), view);
+        PlanInput input = new PlanInput((ObjectNode) JSON.valueToTree(set), set.getStatus(),
+                impact.due(set, context.eventSourceRetriever(), Instant.now(clock)).orElse(null));
+        Plan plan = executor.execute(planner.plan(input, view), view);
         plan.events().forEach(e -> events.record(set, e));
         finish(set, plan);
         UpdateControl<AdmissionPolicySet> control = UpdateControl.noUpdate();
         if (plan.outcome() == Outcome.OWNERSHIP_CONFLICT) {
             // A hand-made object carries no set label, so its removal raises no event for this set: look again later.
             control.rescheduleAfter(conflictRecheck);
+        } else if (impact.enabled()) {
+            // the next impact scan is due then (events of the scanned kinds do not reconcile)
+            control.rescheduleAfter(impact.interval());
         }
         return control;
     }
@@ -194,7 +210,9 @@ public class AdmissionPolicySetReconciler implements Reconciler<AdmissionPolicyS
     private void finish(AdmissionPolicySet set, Plan plan) {
         metrics.reconciled(plan.outcome());
         metrics.observe(set.getMetadata().getName(), plan.findings(), plan.objects().size());
-        if (writeStatus(set, plan.status(Instant.now(clock), maxFindings))) {
+        AdmissionPolicySetStatus next = plan.status(Instant.now(clock), maxFindings);
+        metrics.impact(set.getMetadata().getName(), next.getImpact());
+        if (writeStatus(set, next)) {
             plan.warning().ifPresent(w -> events.record(set, w));
         }
     }

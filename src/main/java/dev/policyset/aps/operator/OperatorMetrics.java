@@ -1,5 +1,7 @@
 package dev.policyset.aps.operator;
 
+import dev.policyset.aps.api.v1alpha1.BindingImpactStatus;
+import dev.policyset.aps.api.v1alpha1.ImpactStatus;
 import dev.policyset.aps.core.status.Outcome;
 import dev.policyset.aps.core.validate.Finding;
 import dev.policyset.aps.operator.webhook.ReviewOutcome;
@@ -22,8 +24,9 @@ import java.util.stream.Collectors;
  * Prometheus metrics ({@code /q/metrics}):
  * {@code aps_reconciles_total{outcome}}, {@code aps_findings{rule,severity}} (current findings over all sets),
  * {@code aps_apply_seconds} (server-side apply latency per object), {@code aps_owned_objects} (objects the
- * sets generate); for the validating webhook {@code aps_webhook_reviews_total{outcome}} (allowed, denied, warned,
- * malformed, error) and {@code aps_webhook_latency_seconds} (arrival of a review to its answer). JOSDK's own
+ * sets generate), {@code aps_impact_violations{set,binding}} (existing objects a binding would deny under Deny, from
+ * the last impact scan); for the validating webhook {@code aps_webhook_reviews_total{outcome}} (allowed, denied,
+ * warned, malformed, error) and {@code aps_webhook_latency_seconds} (arrival of a review to its answer). JOSDK's own
  * reconciler metrics come from the QOSDK Micrometer integration.
  */
 @ApplicationScoped
@@ -33,6 +36,7 @@ public class OperatorMetrics {
     private final Map<String, Integer> objectsBySet = new ConcurrentHashMap<>();
     private final Map<Outcome, Counter> reconciles = new ConcurrentHashMap<>();
     private final MultiGauge findings;
+    private final Map<String, Map<String, java.util.concurrent.atomic.AtomicInteger>> violations = new ConcurrentHashMap<>();
     private final Timer applyTimer;
     private final Map<ReviewOutcome, Counter> webhookReviews = new java.util.EnumMap<>(ReviewOutcome.class);
     private final Timer webhookLatency;
@@ -80,6 +84,41 @@ public class OperatorMetrics {
         findingsBySet.remove(set);
         objectsBySet.remove(set);
         publishFindings();
+        impact(set, null);
+    }
+
+    /**
+     * The last impact scan's violations per binding. One gauge per (set, binding), registered once and then only
+     * updated (registering the same name and tags again is what Micrometer warns about); removed when the binding
+     * leaves the scan.
+     */
+    public void impact(String set, ImpactStatus status) {
+        Map<String, Integer> now = new java.util.HashMap<>();
+        if (status != null && status.getBindings() != null) {
+            for (BindingImpactStatus b : status.getBindings()) {
+                now.put(b.getBinding(), b.getViolations() == null ? 0 : b.getViolations());
+            }
+        }
+        Map<String, java.util.concurrent.atomic.AtomicInteger> bindings =
+                violations.computeIfAbsent(set, s -> new ConcurrentHashMap<>());
+        for (Map.Entry<String, Integer> e : now.entrySet()) {
+            bindings.computeIfAbsent(e.getKey(), b -> {
+                java.util.concurrent.atomic.AtomicInteger value = new java.util.concurrent.atomic.AtomicInteger();
+                Gauge.builder("aps.impact.violations", value, java.util.concurrent.atomic.AtomicInteger::get)
+                        .description("Existing objects a binding would deny under Deny (last impact scan)")
+                        .tags(Tags.of("set", set, "binding", b)).register(registry);
+                return value;
+            }).set(e.getValue());
+        }
+        for (String gone : List.copyOf(bindings.keySet())) {
+            if (!now.containsKey(gone)) {
+                bindings.remove(gone);
+                Gauge g = registry.find("aps.impact.violations").tags("set", set, "binding", gone).gauge();
+                if (g != null) {
+                    registry.remove(g);
+                }
+            }
+        }
     }
 
     /**

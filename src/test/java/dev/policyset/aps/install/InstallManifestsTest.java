@@ -48,6 +48,12 @@ class InstallManifestsTest {
         }
         EXPECTED_CLUSTER_GRANTS.add(GROUP + "/admissionpolicysets/finalizers:update");
         EXPECTED_CLUSTER_GRANTS.add("/events:create");
+        // the impact scan's informers (aps.impact.kinds): list and watch only
+        for (String r : List.of("/namespaces", "/pods", "apps/deployments", "apps/statefulsets", "apps/daemonsets",
+                "apps/replicasets", "batch/jobs", "batch/cronjobs")) {
+            EXPECTED_CLUSTER_GRANTS.add(r + ":list");
+            EXPECTED_CLUSTER_GRANTS.add(r + ":watch");
+        }
     }
 
     static List<JsonNode> install;
