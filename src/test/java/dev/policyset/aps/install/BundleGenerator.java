@@ -73,6 +73,7 @@ public final class BundleGenerator {
         STATUS_FIELDS.put("findingsOmitted", "Findings omitted");
         STATUS_FIELDS.put("resources", "Generated resources");
         STATUS_FIELDS.put("lastApplied", "Last applied generation");
+        STATUS_FIELDS.put("impact", "Impact on existing objects");
     }
 
     private BundleGenerator() {}
