@@ -45,7 +45,7 @@ public class ImpactScanner {
 
     public ImpactScanner(@ConfigProperty(name = "aps.impact.enabled", defaultValue = "true") boolean enabled,
                          @ConfigProperty(name = "aps.impact.interval", defaultValue = "PT10M") Duration interval,
-                         @ConfigProperty(name = "aps.impact.max-objects", defaultValue = "10000") int maxObjects,
+                         @ConfigProperty(name = "aps.impact.max-objects", defaultValue = "5000") int maxObjects,
                          @ConfigProperty(name = "aps.impact.samples", defaultValue = "5") int samples,
                          @ConfigProperty(name = "aps.impact.kinds", defaultValue = DEFAULT_KINDS) List<String> kinds) {
         this.enabled = enabled;
