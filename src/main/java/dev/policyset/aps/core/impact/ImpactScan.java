@@ -121,6 +121,16 @@ public final class ImpactScan {
                 why.add("the policy matches " + String.join(", ", unlisted)
                         + ", which the operator does not list (aps.impact.resources)");
             }
+            JsonNode pk = v.policy().manifest().path("spec").path("paramKind");
+            if (pk.isObject()) {
+                String g = KindResources.groupOf(pk.path("apiVersion").asText(""));
+                String res = KindResources.resourceOf(pk.path("kind").asText(""));
+                if (available.stream().noneMatch(a -> a.group().equals(g) && a.resource().equals(res))) {
+                    // its params cannot be read: the binding would be evaluated as if none existed
+                    why.add("its paramKind " + (g.isEmpty() ? "core" : g) + "/" + res
+                            + " is not listed (aps.impact.kinds), so its params were not read");
+                }
+            }
             if (report.omitted() > 0) {
                 why.add(report.omitted() + " object(s) were left out (aps.impact.max-objects)");
             }

@@ -104,6 +104,19 @@ class DenyGateTest {
     }
 
     @Test
+    void paramsTheOperatorCannotReadMakeTheScanIncomplete() {
+        ObjectNode withParams = set(true, "Deny");
+        ObjectNode policy = (ObjectNode) withParams.path("spec").path("validatingPolicies").get(0).path("policy");
+        policy.putObject("paramKind").put("apiVersion", "v1").put("kind", "ConfigMap");
+        ((ObjectNode) withParams.path("spec").path("validatingPolicies").get(0)).putArray("bindings").addObject()
+                .put("name", "require-team-binding").putObject("spec").putArray("validationActions").add("Deny");
+        Plan plan = PLANNER.plan(new PlanInput(withParams, null, scan(deployment("a", "web", true))), cluster(binding("Warn")));
+        assertEquals(List.of("Warn"), actionsWritten(plan));
+        assertTrue(condition(plan.status(NOW, 50)).getMessage().contains("its paramKind core/configmaps is not listed"),
+                condition(plan.status(NOW, 50)).getMessage());
+    }
+
+    @Test
     void aBindingAlreadyEnforcingIsNotHeld() {
         Plan plan = PLANNER.plan(new PlanInput(set(true, "Deny"), null, scan(deployment("a", "db", false))),
                 cluster(binding("Deny")));
