@@ -175,18 +175,19 @@ public final class CelEvaluator {
     public static Result evaluate(KubernetesCelEnvironment env, KubernetesCelEnvironment.Compiled compiled,
                                   Activation activation, Map<String, Object> variables) {
         Map<String, Object> vars = bindings(env, activation, variables);
-        CelAbstractSyntaxTree programAst = PresenceTests.rewrite(compiled.ast());
-        RuntimeCost cost = new RuntimeCost(programAst, PER_CALL_LIMIT);
+        RuntimeCost cost = null;
         try {
             // has() as cel-go answers it; the checked AST itself stays as compiled (cost estimation reads it)
-            CelRuntime.Program program = env.runtime().createProgram(programAst);
-            Object value = program.trace(vars, cost);
+            KubernetesCelEnvironment.Prepared prepared = env.prepared(compiled);
+            cost = new RuntimeCost(prepared.ast(), PER_CALL_LIMIT);
+            Object value = prepared.program().trace(vars, cost);
             return Result.value(fromCel(value)).withCost(cost.cost());
         } catch (CelEvaluationException | RuntimeException e) {
+            long spent = cost == null ? 0 : cost.cost();
             if (hasCause(e, RuntimeCost.LimitExceeded.class)) {
-                return new Result(null, CostConstants.COST_LIMIT_EXCEEDED, null, cost.cost());
+                return new Result(null, CostConstants.COST_LIMIT_EXCEEDED, null, spent);
             }
-            return new Result(null, CelErrors.evaluation(e, compiled.expression()), null, cost.cost());
+            return new Result(null, CelErrors.evaluation(e, compiled.expression()), null, spent);
         }
     }
 

@@ -324,6 +324,33 @@ public final class KubernetesCelEnvironment {
         return declarations;
     }
 
+    /** A compiled expression ready to run: has() rewritten as cel-go answers it, and its planned program. */
+    record Prepared(CelAbstractSyntaxTree ast, CelRuntime.Program program) {}
+
+    /**
+     * Planning a program is most of an evaluation's time when one expression runs over many objects (an impact
+     * scan, a test suite): programs are immutable, so each is planned once per environment (bounded, keyed by the
+     * expression, which in one environment always compiles to the same tree).
+     */
+    Prepared prepared(Compiled compiled) throws CelEvaluationException {
+        Prepared known = programs.get(compiled.expression());
+        if (known != null && known.ast() != null) {
+            return known;
+        }
+        CelAbstractSyntaxTree ast = PresenceTests.rewrite(compiled.ast());
+        Prepared made = new Prepared(ast, runtime().createProgram(ast));
+        programs.put(compiled.expression(), made);
+        return made;
+    }
+
+    private final Map<String, Prepared> programs = java.util.Collections.synchronizedMap(
+            new LinkedHashMap<>(64, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<String, Prepared> eldest) {
+                    return size() > COMPILED_PER_ENVIRONMENT;
+                }
+            });
+
     synchronized CelRuntime runtime() {
         if (runtime == null) {
             runtime = runtimeBuilder.build();
