@@ -173,7 +173,8 @@ public class AdmissionPolicySetReconciler implements Reconciler<AdmissionPolicyS
     }
 
     @Override
-    public UpdateControl<AdmissionPolicySet> reconcile(AdmissionPolicySet set, Context<AdmissionPolicySet> context) {
+    public UpdateControl<AdmissionPolicySet> reconcile(AdmissionPolicySet cached, Context<AdmissionPolicySet> context) {
+        AdmissionPolicySet set = withOwnStatus(cached);
         ManagedKinds kinds = informersFor(context);
         InformerClusterView view = new InformerClusterView(context.eventSourceRetriever(), kinds, discovery.snapshot(),
                 schemas.current());
@@ -217,8 +218,38 @@ public class AdmissionPolicySetReconciler implements Reconciler<AdmissionPolicyS
         }
     }
 
+    /** The status this operator last wrote for a set, and the set's resourceVersion it wrote it from. */
+    private record Written(String fromResourceVersion, AdmissionPolicySetStatus status) {}
+
+    private final Map<String, Written> written = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * The set with the status we last wrote, when the cache has not seen that write yet: the events of our own
+     * applies can start the next reconcile before the set's own watch delivers our status update (a busy machine),
+     * and that reconcile, reading the old status, would plan from it and write the same status again (two status
+     * writes per new set, seen in AdmissionPolicySetReconcilerTest under load).
+     */
+    private AdmissionPolicySet withOwnStatus(AdmissionPolicySet set) {
+        Written w = written.get(set.getMetadata().getName());
+        if (w == null || !Objects.equals(w.fromResourceVersion(), set.getMetadata().getResourceVersion())) {
+            return set;
+        }
+        AdmissionPolicySet copy = Serialization.clone(set);
+        copy.setStatus(JSON.convertValue(w.status(), AdmissionPolicySetStatus.class));
+        return copy;
+    }
+
     /** Writes the status only when it differs from the stored one; returns whether it wrote. */
     private boolean writeStatus(AdmissionPolicySet set, AdmissionPolicySetStatus next) {
+        boolean wrote = writeStatusRequest(set, next);
+        if (wrote) {
+            written.put(set.getMetadata().getName(), new Written(set.getMetadata().getResourceVersion(),
+                    JSON.convertValue(next, AdmissionPolicySetStatus.class)));
+        }
+        return wrote;
+    }
+
+    private boolean writeStatusRequest(AdmissionPolicySet set, AdmissionPolicySetStatus next) {
         if (set.getStatus() != null && JSON.valueToTree(set.getStatus()).equals(JSON.valueToTree(next))) {
             return false;
         }
@@ -263,6 +294,7 @@ public class AdmissionPolicySetReconciler implements Reconciler<AdmissionPolicyS
         executor.release(release, set.getMetadata().getUid(), view);
         release.event().ifPresent(e -> events.record(set, e));
         metrics.forget(set.getMetadata().getName());
+        written.remove(set.getMetadata().getName());
         return DeleteControl.defaultDelete();
     }
 

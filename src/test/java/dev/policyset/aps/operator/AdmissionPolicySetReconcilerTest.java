@@ -115,7 +115,7 @@ class AdmissionPolicySetReconcilerTest {
         // which happens on a busy machine) is answered by the reconciler's read-and-retry, one status write in all.
         List<Request> statusWrites = requests.stream().filter(r -> r.isWrite() && r.path().endsWith("/admissionpolicysets/fresh/status")).toList();
         assertEquals(1, statusWrites.stream().filter(Request::isAcceptedWrite).count(), () -> "one status write: "
-                + statusWrites.stream().map(r -> r.method() + " " + r.code()).toList());
+                + statusWrites.stream().map(r -> r.method() + " " + r.code() + " " + r.body()).toList());
         int lastDryRun = lastIndex(requests, r -> r.isDryRun() && r.path().contains("/fresh-"));
         int firstApply = firstIndex(requests, r -> !r.isDryRun() && r.method().equals("PATCH") && r.path().contains("/fresh-"));
         assertTrue(lastDryRun < firstApply, "all dry runs precede the first apply");

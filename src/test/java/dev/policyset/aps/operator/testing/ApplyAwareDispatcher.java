@@ -56,7 +56,7 @@ public final class ApplyAwareDispatcher extends Dispatcher {
 
     /** One logged request; {@code nanos} is {@link System#nanoTime()} on arrival. */
     public record Request(String method, String path, String query, String contentType, long nanos,
-                          java.util.concurrent.atomic.AtomicInteger answered) {
+                          java.util.concurrent.atomic.AtomicInteger answered, String body) {
         /** The HTTP status the request was answered with (0 while it is being dispatched). */
         public int code() {
             return answered.get();
@@ -192,8 +192,10 @@ public final class ApplyAwareDispatcher extends Dispatcher {
         String path = q < 0 ? full : full.substring(0, q);
         String query = q < 0 ? "" : full.substring(q + 1);
         String contentType = Optional.ofNullable(request.getHeader("Content-Type")).orElse("");
+        // Status writes keep their body: a test that counts them can say what changed between two.
         Request r = new Request(request.getMethod(), path, query, contentType, System.nanoTime(),
-                new java.util.concurrent.atomic.AtomicInteger());
+                new java.util.concurrent.atomic.AtomicInteger(), path.endsWith("/status") && request.getBody() != null
+                ? new String(request.getBody().getBytes(), java.nio.charset.StandardCharsets.UTF_8) : null);
         synchronized (this) {
             log.add(r);
         }
