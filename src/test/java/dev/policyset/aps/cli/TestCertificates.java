@@ -1,14 +1,16 @@
 package dev.policyset.aps.cli;
 
 import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.security.KeyStore;
+import java.security.cert.Certificate;
 
 /**
- * Self-signed serving certificates for the HTTPS tests, made by the JDK's own {@code keytool} (no test dependency,
- * no checked-in key): a PKCS12 keystore for the server and the certificate as PEM for {@code --ca}.
+ * The webhook tests' certificates ({@link dev.policyset.aps.operator.webhook.TestCertificates}, made by the JDK's
+ * own {@code keytool}) in the form the CLI tests need: a PKCS12 keystore for the in-test server and the certificate
+ * as PEM for {@code --ca}.
  */
 final class TestCertificates {
     static final String PASSWORD = "changeit";
@@ -19,39 +21,23 @@ final class TestCertificates {
     private TestCertificates() {}
 
     /** @param san keytool's SAN value, e.g. {@code dns:localhost,ip:127.0.0.1}; null for none (Common Name only) */
-    static Pair create(Path dir, String alias, String san) throws IOException, InterruptedException {
+    static Pair create(Path dir, String alias, String san) throws IOException {
         Path ks = dir.resolve(alias + ".p12");
         Path pem = dir.resolve(alias + ".pem");
-        List<String> gen = new ArrayList<>(List.of(keytool(), "-genkeypair", "-alias", alias, "-keyalg", "EC",
-                "-groupname", "secp256r1", "-dname", "CN=" + alias, "-validity", "2", "-keystore", ks.toString(),
-                "-storetype", "PKCS12", "-storepass", PASSWORD, "-keypass", PASSWORD));
-        if (san != null) {
-            gen.addAll(List.of("-ext", "SAN=" + san));
-        }
-        run(gen);
-        // the PEM is written from the keystore here rather than by a second keytool process (one JVM start less)
-        try (java.io.InputStream in = java.nio.file.Files.newInputStream(ks)) {
-            java.security.KeyStore store = java.security.KeyStore.getInstance("PKCS12");
-            store.load(in, PASSWORD.toCharArray());
-            byte[] der = store.getCertificate(alias).getEncoded();
-            java.nio.file.Files.writeString(pem, "-----BEGIN CERTIFICATE-----\n"
-                    + java.util.Base64.getMimeEncoder(64, new byte[]{'\n'}).encodeToString(der)
-                    + "\n-----END CERTIFICATE-----\n");
-        } catch (java.security.GeneralSecurityException e) {
-            throw new IOException("cannot read the keystore keytool wrote: " + e.getMessage(), e);
+        try {
+            var pair = dev.policyset.aps.operator.webhook.TestCertificates.generate(dir.resolve(alias + "-work"), alias, "EC", san);
+            KeyStore store = KeyStore.getInstance("PKCS12");
+            store.load(null, null);
+            store.setKeyEntry(alias, pair.key(), PASSWORD.toCharArray(), new Certificate[]{pair.certificate()});
+            try (OutputStream out = Files.newOutputStream(ks)) {
+                store.store(out, PASSWORD.toCharArray());
+            }
+            Files.writeString(pem, pair.certPem());
+        } catch (IOException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IOException("cannot make the test certificate " + alias + ": " + e.getMessage(), e);
         }
         return new Pair(ks, pem);
-    }
-
-    private static String keytool() {
-        return Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
-    }
-
-    private static void run(List<String> command) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(p.getInputStream().readAllBytes());
-        if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
-            throw new IOException("keytool failed: " + command + "\n" + output);
-        }
     }
 }

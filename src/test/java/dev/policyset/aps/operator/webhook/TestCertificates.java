@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
 public final class TestCertificates {
     /** One generated pair. */
     public record Pair(X509Certificate certificate, PrivateKey key) {
-        String certPem() throws Exception {
+        public String certPem() throws Exception {
             return pem("CERTIFICATE", certificate.getEncoded());
         }
 
@@ -54,7 +54,10 @@ public final class TestCertificates {
         return generate(work, commonName, algorithm, "dns:localhost,ip:127.0.0.1");
     }
 
-    /** @param san keytool's SAN value, e.g. {@code dns:hook.system.svc} for the name the API server verifies */
+    /**
+     * @param san keytool's SAN value, e.g. {@code dns:hook.system.svc} for the name the API server verifies; null for
+     *            none (a certificate that names its host by Common Name only, which Go's TLS refuses)
+     */
     public static Pair generate(Path work, String commonName, String algorithm, String san) throws Exception {
         Files.createDirectories(work);
         Path store = Files.createTempFile(work, "keystore", ".p12");
@@ -62,8 +65,11 @@ public final class TestCertificates {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
                 "-genkeypair", "-alias", "webhook", "-keyalg", algorithm));
         command.addAll(algorithm.equals("EC") ? List.of("-groupname", "secp256r1") : List.of("-keysize", "2048"));
-        command.addAll(List.of("-dname", "CN=" + commonName, "-ext", "SAN=" + san, "-validity", "2",
+        command.addAll(List.of("-dname", "CN=" + commonName, "-validity", "2",
                 "-keystore", store.toString(), "-storetype", "PKCS12", "-storepass", "changeit", "-keypass", "changeit"));
+        if (san != null) {
+            command.addAll(List.of("-ext", "SAN=" + san));
+        }
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
