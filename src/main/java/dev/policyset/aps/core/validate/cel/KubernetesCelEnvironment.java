@@ -324,22 +324,30 @@ public final class KubernetesCelEnvironment {
         return declarations;
     }
 
-    /** A compiled expression ready to run: has() rewritten as cel-go answers it, and its planned program. */
-    record Prepared(CelAbstractSyntaxTree ast, CelRuntime.Program program) {}
+    /**
+     * A compiled expression ready to run: has() rewritten as cel-go answers it, and its planned program.
+     *
+     * @param source the checked tree it was made from (compared by identity)
+     */
+    record Prepared(CelAbstractSyntaxTree source, CelAbstractSyntaxTree ast, CelRuntime.Program program) {}
 
     /**
      * Planning a program is most of an evaluation's time when one expression runs over many objects (an impact
-     * scan, a test suite): programs are immutable, so each is planned once per environment (bounded, keyed by the
-     * expression, which in one environment always compiles to the same tree).
+     * scan, a test suite): programs are immutable, so each is planned once per environment (bounded). Kept by
+     * expression, and used only for the very tree it was made from: this environment's {@link #compile} returns the
+     * same tree for the same expression, but callers may evaluate trees of their own under an expression's text
+     * (type checking's kind narrowing evaluates rewritten conditions).
      */
     Prepared prepared(Compiled compiled) throws CelEvaluationException {
         Prepared known = programs.get(compiled.expression());
-        if (known != null && known.ast() != null) {
+        if (known != null && known.source() == compiled.ast()) {
             return known;
         }
         CelAbstractSyntaxTree ast = PresenceTests.rewrite(compiled.ast());
-        Prepared made = new Prepared(ast, runtime().createProgram(ast));
-        programs.put(compiled.expression(), made);
+        Prepared made = new Prepared(compiled.ast(), ast, runtime().createProgram(ast));
+        if (known == null) {
+            programs.put(compiled.expression(), made);
+        }
         return made;
     }
 
