@@ -64,7 +64,7 @@ public final class ExistingObjectReview {
         this.policy = policy;
         this.binding = binding;
         JsonNode spec = policy.manifest().path("spec");
-        this.interceptor = Interceptor.ofBinding(withoutConditions(spec), binding.manifest().path("spec"));
+        this.interceptor = Interceptor.ofBinding(Interception.withoutConditions(spec), binding.manifest().path("spec"));
         this.configuration = new PolicyConfiguration(List.of(policy, binding));
         this.options = AdmissionSimulator.Options.of(version);
         this.failClosed = !"Ignore".equals(spec.path("failurePolicy").asText("Fail"));
@@ -103,7 +103,7 @@ public final class ExistingObjectReview {
      */
     public java.util.List<String> unlisted(java.util.function.BiPredicate<String, String> listable) {
         java.util.List<String> out = new ArrayList<>();
-        for (dev.policyset.aps.core.intercept.Rule rule : Interceptor.ofPolicy(withoutConditions(policy.manifest().path("spec"))).rules()) {
+        for (dev.policyset.aps.core.intercept.Rule rule : Interceptor.ofPolicy(Interception.withoutConditions(policy.manifest().path("spec"))).rules()) {
             boolean writes = rule.operations().stream().anyMatch(o -> o.equals("*") || o.equals("CREATE") || o.equals("UPDATE"));
             if (!writes) {
                 continue;
@@ -226,12 +226,4 @@ public final class ExistingObjectReview {
                 "", kind, namespace, name, object, "UPDATE".equals(operation) ? object : null, user, false, null);
     }
 
-    private static JsonNode withoutConditions(JsonNode policySpec) {
-        if (policySpec instanceof ObjectNode o && o.has("matchConditions")) {
-            ObjectNode copy = o.deepCopy();
-            copy.remove("matchConditions");
-            return copy;
-        }
-        return policySpec;
-    }
 }

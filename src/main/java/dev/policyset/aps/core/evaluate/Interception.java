@@ -41,7 +41,7 @@ final class Interception {
         return LabelSelector.read(selector).matches(labels);
     }
 
-    private static JsonNode withoutConditions(JsonNode policySpec) {
+    static JsonNode withoutConditions(JsonNode policySpec) {
         if (policySpec instanceof ObjectNode o && o.has("matchConditions")) {
             ObjectNode copy = o.deepCopy();
             copy.remove("matchConditions");

@@ -34,13 +34,8 @@ final class Mutations {
                         PolicyExpressions.Context context) {
         String type = mutation.path("patchType").asText("");
         if (type.equals("ApplyConfiguration")) {
-            String expression = mutation.path("applyConfiguration").path("expression").asText("");
-            Expressions.ForInput evaluated = Expressions.forInput(context, ExpressionKind.MUTATION_APPLY_CONFIGURATION,
-                    expression, CelEvaluator.CostBudget.perPolicy());
-            if (evaluated.outOfBudget()) {
-                return new Result(null, evaluated.error());
-            }
-            Expressions r = evaluated.results().get(0);
+            Expressions r = evaluate(context, ExpressionKind.MUTATION_APPLY_CONFIGURATION,
+                    mutation.path("applyConfiguration").path("expression").asText(""));
             if (r.failed()) {
                 return new Result(null, r.error());
             }
@@ -54,13 +49,8 @@ final class Mutations {
             return new Result(merged.object(), merged.error());
         }
         if (type.equals("JSONPatch")) {
-            String expression = mutation.path("jsonPatch").path("expression").asText("");
-            Expressions.ForInput evaluated = Expressions.forInput(context, ExpressionKind.MUTATION_JSON_PATCH,
-                    expression, CelEvaluator.CostBudget.perPolicy());
-            if (evaluated.outOfBudget()) {
-                return new Result(null, evaluated.error());
-            }
-            Expressions r = evaluated.results().get(0);
+            Expressions r = evaluate(context, ExpressionKind.MUTATION_JSON_PATCH,
+                    mutation.path("jsonPatch").path("expression").asText(""));
             if (r.failed()) {
                 return new Result(null, r.error());
             }
@@ -68,6 +58,12 @@ final class Mutations {
             return new Result(patched.object(), patched.error());
         }
         return new Result(null, "unsupported patchType '" + type + "'");
+    }
+
+    /** A mutation's expression with a fresh budget of its own (each mutation is its own ForInput run upstream). */
+    private static Expressions evaluate(PolicyExpressions.Context context, ExpressionKind kind, String expression) {
+        Expressions.ForInput evaluated = Expressions.forInput(context, kind, expression, CelEvaluator.CostBudget.perPolicy());
+        return evaluated.outOfBudget() ? new Expressions(null, evaluated.error()) : evaluated.results().get(0);
     }
 
     /** A CEL result as JSON-able Java: maps, lists, strings, numbers, booleans, null; bytes as base64. */
