@@ -28,6 +28,7 @@ import dev.cel.validator.CelValidatorBuilder;
 import dev.cel.validator.CelValidatorFactory;
 import dev.cel.validator.validators.HomogeneousLiteralValidator;
 import dev.policyset.aps.core.model.KubeVersion;
+import dev.policyset.aps.core.validate.BoundedMaps;
 import dev.policyset.aps.core.validate.cel.lib.CelAuthorizer;
 import dev.policyset.aps.core.validate.cel.lib.KubeCelLibrary;
 import dev.policyset.aps.core.validate.cel.lib.KubernetesLibraries;
@@ -156,13 +157,7 @@ public final class KubernetesCelEnvironment {
      * Bounded, because the operator is long-running and variable sets vary per policy.
      */
     private static final int CACHE_SIZE = 512;
-    private static final Map<Key, KubernetesCelEnvironment> CACHE = java.util.Collections.synchronizedMap(
-            new LinkedHashMap<>(64, 0.75f, true) {
-                @Override
-                protected boolean removeEldestEntry(Map.Entry<Key, KubernetesCelEnvironment> eldest) {
-                    return size() > CACHE_SIZE;
-                }
-            });
+    private static final Map<Key, KubernetesCelEnvironment> CACHE = BoundedMaps.leastRecentlyUsed(CACHE_SIZE);
 
     private record Key(KubeVersion version, boolean params, boolean authorizer, boolean mutation, String variables,
                        Set<String> objectFields, RootTypes roots) {
@@ -351,13 +346,7 @@ public final class KubernetesCelEnvironment {
         return made;
     }
 
-    private final Map<String, Prepared> programs = java.util.Collections.synchronizedMap(
-            new LinkedHashMap<>(64, 0.75f, true) {
-                @Override
-                protected boolean removeEldestEntry(Map.Entry<String, Prepared> eldest) {
-                    return size() > COMPILED_PER_ENVIRONMENT;
-                }
-            });
+    private final Map<String, Prepared> programs = BoundedMaps.leastRecentlyUsed(COMPILED_PER_ENVIRONMENT);
 
     synchronized CelRuntime runtime() {
         if (runtime == null) {
@@ -463,13 +452,7 @@ public final class KubernetesCelEnvironment {
      * operator validates the same expressions on every reconcile, so results are kept (bounded).
      */
     private static final int COMPILED_PER_ENVIRONMENT = 1024;
-    private final Map<String, Compiled> compiled = java.util.Collections.synchronizedMap(
-            new LinkedHashMap<>(64, 0.75f, true) {
-                @Override
-                protected boolean removeEldestEntry(Map.Entry<String, Compiled> eldest) {
-                    return size() > COMPILED_PER_ENVIRONMENT;
-                }
-            });
+    private final Map<String, Compiled> compiled = BoundedMaps.leastRecentlyUsed(COMPILED_PER_ENVIRONMENT);
 
     private Compiled compileUncached(String expression) {
         if (declarations.mutation()) {

@@ -48,12 +48,7 @@ public final class Aps701CelCost implements SafetyRule {
      * analysis re-estimates an expression once per driver and twice for its growth (bounded, least recently used).
      */
     private static final Map<KubernetesCelEnvironment.Compiled, CostAnalysis> ANALYSES =
-            java.util.Collections.synchronizedMap(new LinkedHashMap<>(64, 0.75f, true) {
-                @Override
-                protected boolean removeEldestEntry(Map.Entry<KubernetesCelEnvironment.Compiled, CostAnalysis> eldest) {
-                    return size() > 4096;
-                }
-            });
+            dev.policyset.aps.core.validate.BoundedMaps.leastRecentlyUsed(4096);
 
     @Override
     public String id() {

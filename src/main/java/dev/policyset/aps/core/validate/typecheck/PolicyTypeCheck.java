@@ -77,13 +77,7 @@ public final class PolicyTypeCheck {
         }
     }
 
-    private static final Map<Key, Optional<Result>> RESULTS = Collections.synchronizedMap(
-            new LinkedHashMap<>(16, 0.75f, true) {
-                @Override
-                protected boolean removeEldestEntry(Map.Entry<Key, Optional<Result>> eldest) {
-                    return size() > 256;
-                }
-            });
+    private static final Map<Key, Optional<Result>> RESULTS = dev.policyset.aps.core.validate.BoundedMaps.leastRecentlyUsed(256);
 
     /** The check of a policy; empty for other kinds. */
     public static Optional<Result> of(AdmissionKind kind, JsonNode manifest, SchemaSource schemas, KubeVersion version) {
