@@ -49,7 +49,7 @@ SHARED ?= ../shared
 
 .PHONY: bench
 bench: build ## Benchmarks: validate vs bare CEL compile over the corpus, then the operator on the mock server (BENCH_SETS=1000).
-	java -jar target/aps.jar bench --warmup 3 --iterations 5 $(SHARED)/corpus
+	java -cp target/aps.jar dev.policyset.aps.cli.bench.Benchmarks validate --warmup 3 --iterations 5 $(SHARED)/corpus
 	$(MVN) test -Dtest=ReconcileBenchmark -Daps.bench.sets=$(BENCH_SETS) -Dsurefire.failIfNoSpecifiedTests=false
 
 .PHONY: test-apiserver

@@ -97,7 +97,7 @@ final class ChainCommand implements Callable<Integer> {
         ValidationRun.Subjects read = ValidationRun.subjects(loaded.documents(), kubeVersion.version);
         // Sets that cannot be read contribute nothing: say so, the chain would otherwise look shorter than it is.
         read.findings().stream().filter(f -> !ValidationRun.Result.isSkipped(f))
-                .filter(f -> f.finding().severity() == dev.policyset.aps.core.validate.Severity.ERROR)
+                .filter(f -> f.finding().severity() == dev.policyset.aps.core.finding.Severity.ERROR)
                 .forEach(f -> err.println("aps chain: " + f.file() + ":" + f.line() + ": " + f.finding().object() + ": "
                         + f.finding().message()));
         List<RenderedObject> objects = read.subjects().stream().map(ValidationSubject::object).toList();

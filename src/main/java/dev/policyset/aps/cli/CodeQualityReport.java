@@ -3,7 +3,7 @@ package dev.policyset.aps.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.policyset.aps.core.validate.Finding;
+import dev.policyset.aps.core.finding.Finding;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

@@ -6,9 +6,9 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.policyset.aps.core.validate.Finding;
-import dev.policyset.aps.core.validate.RuleCatalog;
-import dev.policyset.aps.core.validate.Severity;
+import dev.policyset.aps.core.finding.Finding;
+import dev.policyset.aps.core.finding.RuleCatalog;
+import dev.policyset.aps.core.finding.Severity;
 
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;

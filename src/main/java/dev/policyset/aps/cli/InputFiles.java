@@ -27,9 +27,9 @@ import java.util.stream.Stream;
  * input while it is read (reading stops at the limit). A file that cannot be read or parsed is reported and
  * skipped; the others are still read.
  */
-final class InputFiles {
+public final class InputFiles {
     /** The PATH that means standard input ({@code ./-} names a file called {@code -}). */
-    static final String STDIN = "-";
+    public static final String STDIN = "-";
     /** How standard input is named in findings and messages. */
     static final String STDIN_NAME = "<stdin>";
 
@@ -37,7 +37,7 @@ final class InputFiles {
     static final String TOO_LARGE = "input/TooLarge";
 
     /** What was read, and the problems of the paths that could not be. */
-    record Loaded(List<Document> documents, List<Problem> problems, int files) {}
+    public record Loaded(List<Document> documents, List<Problem> problems, int files) {}
 
     /**
      * A path that could not be read or parsed: the rule ({@link #UNREADABLE} or {@link #TOO_LARGE}), which file,
@@ -68,11 +68,11 @@ final class InputFiles {
         return path.toString().equals(STDIN);
     }
 
-    static Loaded load(List<Path> paths) {
+    public static Loaded load(List<Path> paths) {
         return load(paths, System.in);
     }
 
-    static Loaded load(List<Path> paths, InputStream stdin) {
+    public static Loaded load(List<Path> paths, InputStream stdin) {
         List<Document> documents = new ArrayList<>();
         List<Problem> problems = new ArrayList<>();
         int files = 0;

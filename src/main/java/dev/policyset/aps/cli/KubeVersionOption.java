@@ -8,13 +8,13 @@ import picocli.CommandLine.Option;
  * {@code --kube-version X.Y}, shared by the commands: the target server version, checked once here so a bad
  * value is a usage error (exit 2) with the same words everywhere.
  */
-final class KubeVersionOption {
+public final class KubeVersionOption {
     @Option(names = "--kube-version", paramLabel = "X.Y", defaultValue = "1.37", converter = Converter.class,
             description = "Target Kubernetes version, " + "1.30 to 1.37: the API versions served (MutatingAdmissionPolicy"
                     + " v1alpha1/v1beta1/v1), the API-server rules and the CEL environment (default: ${DEFAULT-VALUE}).")
-    KubeVersion version;
+    public KubeVersion version;
 
-    static final class Converter implements CommandLine.ITypeConverter<KubeVersion> {
+    public static final class Converter implements CommandLine.ITypeConverter<KubeVersion> {
         @Override
         public KubeVersion convert(String value) {
             KubeVersion version;

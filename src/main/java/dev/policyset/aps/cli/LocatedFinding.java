@@ -1,6 +1,6 @@
 package dev.policyset.aps.cli;
 
-import dev.policyset.aps.core.validate.Finding;
+import dev.policyset.aps.core.finding.Finding;
 
 /**
  * A finding with its input location: the file, and the line of the field to fix (in a set, the member's field

@@ -1,11 +1,11 @@
 package dev.policyset.aps.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.policyset.aps.core.finding.Finding;
 import dev.policyset.aps.core.model.PolicySetReader;
 import dev.policyset.aps.core.render.RenderOptions;
 import dev.policyset.aps.core.render.RenderedObject;
 import dev.policyset.aps.core.render.Renderer;
-import dev.policyset.aps.core.validate.Finding;
 import dev.policyset.aps.core.yaml.Document;
 import dev.policyset.aps.core.yaml.Yaml;
 import picocli.CommandLine.Command;

@@ -2,6 +2,7 @@ package dev.policyset.aps.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.policyset.aps.core.finding.Severity;
 import dev.policyset.aps.core.intercept.AdmissionRequest;
 import dev.policyset.aps.core.intercept.Interceptor;
 import dev.policyset.aps.core.intercept.Operation;
@@ -14,7 +15,6 @@ import dev.policyset.aps.core.review.ResponseCheck;
 import dev.policyset.aps.core.review.ReviewRequest;
 import dev.policyset.aps.core.review.ReviewResult;
 import dev.policyset.aps.core.review.WebhookTarget;
-import dev.policyset.aps.core.validate.Severity;
 import dev.policyset.aps.core.validate.ValidationSubject;
 import dev.policyset.aps.core.yaml.Document;
 import picocli.CommandLine;

@@ -3,12 +3,12 @@ package dev.policyset.aps.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.policyset.aps.core.finding.Severity;
 import dev.policyset.aps.core.review.LineDiff;
 import dev.policyset.aps.core.review.ReviewFinding;
 import dev.policyset.aps.core.review.ReviewRequest;
 import dev.policyset.aps.core.review.ReviewResult;
 import dev.policyset.aps.core.review.WebhookTarget;
-import dev.policyset.aps.core.validate.Severity;
 import dev.policyset.aps.core.yaml.Yaml;
 
 import java.io.PrintWriter;

@@ -1,7 +1,7 @@
 package dev.policyset.aps.cli;
 
-import dev.policyset.aps.core.validate.Severity;
-import dev.policyset.aps.core.validate.cel.KubernetesCelChecker;
+import dev.policyset.aps.core.cel.KubernetesCelChecker;
+import dev.policyset.aps.core.finding.Severity;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;

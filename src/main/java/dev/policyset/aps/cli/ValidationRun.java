@@ -2,6 +2,8 @@ package dev.policyset.aps.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.policyset.aps.core.cel.CelChecker;
+import dev.policyset.aps.core.finding.Finding;
 import dev.policyset.aps.core.model.AdmissionKind;
 import dev.policyset.aps.core.model.KubeVersion;
 import dev.policyset.aps.core.model.PolicySet;
@@ -13,11 +15,9 @@ import dev.policyset.aps.core.schema.BuiltinSchemas;
 import dev.policyset.aps.core.schema.CrdSchemas;
 import dev.policyset.aps.core.schema.SchemaSource;
 import dev.policyset.aps.core.validate.AttributedFinding;
-import dev.policyset.aps.core.validate.Finding;
 import dev.policyset.aps.core.validate.ValidationOptions;
 import dev.policyset.aps.core.validate.ValidationSubject;
 import dev.policyset.aps.core.validate.Validator;
-import dev.policyset.aps.core.validate.cel.CelChecker;
 import dev.policyset.aps.core.yaml.Document;
 
 import java.nio.file.Path;
@@ -32,7 +32,7 @@ import java.util.Map;
  * located in the input files, each where its own object is defined (the same {@code Kind/name} may be defined in
  * several files of one run).
  */
-final class ValidationRun {
+public final class ValidationRun {
     static final String SKIPPED = "input/Skipped";
     static final String UNREADABLE = InputFiles.UNREADABLE;
     static final String TOO_LARGE = InputFiles.TOO_LARGE;
@@ -44,7 +44,7 @@ final class ValidationRun {
      * could not be read or parsed (exit code 2).
      */
     record Result(List<LocatedFinding> findings, int files, int objects, int skipped, boolean inputProblems) {
-        long count(dev.policyset.aps.core.validate.Severity severity) {
+        long count(dev.policyset.aps.core.finding.Severity severity) {
             return findings.stream().filter(f -> f.finding().severity() == severity).count();
         }
 
@@ -63,7 +63,7 @@ final class ValidationRun {
      * {@code subjects}: where each one was defined. {@code firstOrigins}: the first definition of each
      * {@code Kind/name} (sets included), for findings that are about no single subject.
      */
-    record Subjects(List<ValidationSubject> subjects, List<LocatedFinding> findings, List<Origin> origins,
+    public record Subjects(List<ValidationSubject> subjects, List<LocatedFinding> findings, List<Origin> origins,
                     Map<String, Origin> firstOrigins) {}
 
     /**
@@ -151,7 +151,7 @@ final class ValidationRun {
                 !loaded.problems().isEmpty() || crdProblems);
     }
 
-    static Subjects subjects(List<Document> documents, KubeVersion version) {
+    public static Subjects subjects(List<Document> documents, KubeVersion version) {
         RenderOptions renderOptions = RenderOptions.forKubeVersion(version);
         List<ValidationSubject> subjects = new ArrayList<>();
         List<LocatedFinding> findings = new ArrayList<>();

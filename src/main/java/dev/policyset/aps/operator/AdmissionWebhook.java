@@ -1,10 +1,10 @@
 package dev.policyset.aps.operator;
 
 import dev.policyset.aps.api.v1alpha1.AdmissionPolicySet;
+import dev.policyset.aps.core.cel.KubernetesCelChecker;
 import dev.policyset.aps.core.model.ClusterView;
 import dev.policyset.aps.core.plan.Planner;
 import dev.policyset.aps.core.plan.SetAdmission;
-import dev.policyset.aps.core.validate.cel.KubernetesCelChecker;
 import dev.policyset.aps.operator.webhook.AdmissionReviewHandler;
 import dev.policyset.aps.operator.webhook.ReviewObserver;
 import dev.policyset.aps.operator.webhook.ServingCertificate;

@@ -2,8 +2,8 @@ package dev.policyset.aps.operator;
 
 import dev.policyset.aps.api.v1alpha1.BindingImpactStatus;
 import dev.policyset.aps.api.v1alpha1.ImpactStatus;
+import dev.policyset.aps.core.finding.Finding;
 import dev.policyset.aps.core.status.Outcome;
-import dev.policyset.aps.core.validate.Finding;
 import dev.policyset.aps.operator.webhook.ReviewOutcome;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;

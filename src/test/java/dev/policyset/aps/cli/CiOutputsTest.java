@@ -2,7 +2,7 @@ package dev.policyset.aps.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.policyset.aps.core.validate.RuleCatalog;
+import dev.policyset.aps.core.finding.RuleCatalog;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

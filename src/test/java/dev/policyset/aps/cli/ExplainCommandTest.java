@@ -1,6 +1,6 @@
 package dev.policyset.aps.cli;
 
-import dev.policyset.aps.core.validate.RuleCatalog;
+import dev.policyset.aps.core.finding.RuleCatalog;
 import org.junit.jupiter.api.Test;
 
 import static dev.policyset.aps.cli.RenderCommandTest.run;

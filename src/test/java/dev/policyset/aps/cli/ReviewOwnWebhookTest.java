@@ -1,10 +1,10 @@
 package dev.policyset.aps.cli;
 
+import dev.policyset.aps.core.cel.KubernetesCelChecker;
 import dev.policyset.aps.core.model.ClusterView;
 import dev.policyset.aps.core.model.KubeVersion;
 import dev.policyset.aps.core.plan.Planner;
 import dev.policyset.aps.core.plan.SetAdmission;
-import dev.policyset.aps.core.validate.cel.KubernetesCelChecker;
 import dev.policyset.aps.operator.webhook.AdmissionReviewHandler;
 import dev.policyset.aps.operator.webhook.ReviewObserver;
 import dev.policyset.aps.operator.webhook.ServingCertificate;

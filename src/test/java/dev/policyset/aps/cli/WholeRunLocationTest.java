@@ -1,8 +1,8 @@
 package dev.policyset.aps.cli;
 
+import dev.policyset.aps.core.cel.KubernetesCelChecker;
+import dev.policyset.aps.core.finding.Finding;
 import dev.policyset.aps.core.model.KubeVersion;
-import dev.policyset.aps.core.validate.Finding;
-import dev.policyset.aps.core.validate.cel.KubernetesCelChecker;
 import dev.policyset.aps.testing.SharedData;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

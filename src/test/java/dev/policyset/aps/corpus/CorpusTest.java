@@ -1,15 +1,15 @@
 package dev.policyset.aps.corpus;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.policyset.aps.core.cel.CelChecker;
+import dev.policyset.aps.core.cel.KubernetesCelChecker;
+import dev.policyset.aps.core.finding.Finding;
 import dev.policyset.aps.core.model.AdmissionKind;
 import dev.policyset.aps.core.model.KubeVersion;
 import dev.policyset.aps.core.render.RenderedObject;
-import dev.policyset.aps.core.validate.Finding;
 import dev.policyset.aps.core.validate.ValidationOptions;
 import dev.policyset.aps.core.validate.ValidationSubject;
 import dev.policyset.aps.core.validate.Validator;
-import dev.policyset.aps.core.validate.cel.CelChecker;
-import dev.policyset.aps.core.validate.cel.KubernetesCelChecker;
 import dev.policyset.aps.core.yaml.Yaml;
 import dev.policyset.aps.testing.SharedData;
 import org.junit.jupiter.api.BeforeAll;

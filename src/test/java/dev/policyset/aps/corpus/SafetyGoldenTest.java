@@ -1,7 +1,7 @@
 package dev.policyset.aps.corpus;
 
+import dev.policyset.aps.core.finding.Finding;
 import dev.policyset.aps.core.model.KubeVersion;
-import dev.policyset.aps.core.validate.Finding;
 import dev.policyset.aps.core.validate.ValidationOptions;
 import dev.policyset.aps.core.validate.ValidationSubject;
 import dev.policyset.aps.core.validate.safety.SafetyContext;

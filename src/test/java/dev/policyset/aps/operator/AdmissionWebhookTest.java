@@ -121,7 +121,7 @@ class AdmissionWebhookTest {
     @Test
     void theWarmUpSetIsJudgedAndAdmittedSoItBuildsWhatAReviewNeeds() throws Exception {
         var decision = AdmissionWebhook.judgeWarmUpSet(new dev.policyset.aps.core.plan.SetAdmission(
-                new dev.policyset.aps.core.plan.Planner(new dev.policyset.aps.core.validate.cel.KubernetesCelChecker())));
+                new dev.policyset.aps.core.plan.Planner(new dev.policyset.aps.core.cel.KubernetesCelChecker())));
         org.junit.jupiter.api.Assertions.assertTrue(decision.judged());
         org.junit.jupiter.api.Assertions.assertTrue(decision.allowed(), decision.denying().toString());
     }

@@ -1,6 +1,8 @@
 package dev.policyset.aps.operator;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.policyset.aps.core.cel.KubernetesCelChecker;
+import dev.policyset.aps.core.finding.Finding;
 import dev.policyset.aps.core.model.AdmissionKind;
 import dev.policyset.aps.core.model.ClusterView;
 import dev.policyset.aps.core.model.KubeVersion;
@@ -8,11 +10,9 @@ import dev.policyset.aps.core.model.LiveObject;
 import dev.policyset.aps.core.render.RenderedObject;
 import dev.policyset.aps.core.schema.GroupVersionKind;
 import dev.policyset.aps.core.schema.SchemaSource;
-import dev.policyset.aps.core.validate.Finding;
 import dev.policyset.aps.core.validate.ValidationOptions;
 import dev.policyset.aps.core.validate.ValidationSubject;
 import dev.policyset.aps.core.validate.Validator;
-import dev.policyset.aps.core.validate.cel.KubernetesCelChecker;
 import dev.policyset.aps.core.yaml.Yaml;
 import io.fabric8.kubernetes.api.model.APIResourceBuilder;
 import io.fabric8.kubernetes.api.model.APIResourceListBuilder;

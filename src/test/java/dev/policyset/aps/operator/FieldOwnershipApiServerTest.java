@@ -1,7 +1,7 @@
 package dev.policyset.aps.operator;
 
+import dev.policyset.aps.core.finding.Finding;
 import dev.policyset.aps.core.model.AdmissionKind;
-import dev.policyset.aps.core.validate.Finding;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ManagedFieldsEntry;
 import io.fabric8.kubernetes.client.Config;

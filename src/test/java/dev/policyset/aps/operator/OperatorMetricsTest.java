@@ -1,6 +1,6 @@
 package dev.policyset.aps.operator;
 
-import dev.policyset.aps.core.validate.Finding;
+import dev.policyset.aps.core.finding.Finding;
 import dev.policyset.aps.operator.webhook.ReviewOutcome;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;

@@ -1,7 +1,7 @@
 package dev.policyset.aps.core.evaluate;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.policyset.aps.core.validate.cel.CelEvaluator;
+import dev.policyset.aps.core.cel.CelEvaluator;
 import dev.policyset.aps.core.yaml.Yaml;
 
 /** The CEL variables of one policy invocation ({@code cel.OptionalVariableBindings} and the request). */

@@ -2,7 +2,7 @@ package dev.policyset.aps.core.evaluate;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.policyset.aps.core.validate.cel.lib.CelAuthorizer;
+import dev.policyset.aps.core.cel.lib.CelAuthorizer;
 
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -2,14 +2,14 @@ package dev.policyset.aps.core.evaluate;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.policyset.aps.core.cel.CelChecker;
+import dev.policyset.aps.core.cel.ExpressionKind;
 import dev.policyset.aps.core.intercept.Verdict;
 import dev.policyset.aps.core.model.AdmissionKind;
 import dev.policyset.aps.core.model.KubeVersion;
 import dev.policyset.aps.core.render.RenderedObject;
 import dev.policyset.aps.core.schema.GroupVersionKind;
 import dev.policyset.aps.core.schema.Schema;
-import dev.policyset.aps.core.validate.cel.CelChecker;
-import dev.policyset.aps.core.validate.cel.ExpressionKind;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

@@ -4,9 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.ByteString;
 import dev.cel.common.values.NullValue;
-import dev.policyset.aps.core.validate.cel.CelEvaluator;
+import dev.policyset.aps.core.cel.CelEvaluator;
+import dev.policyset.aps.core.cel.ExpressionKind;
 import dev.policyset.aps.core.schema.Schema;
-import dev.policyset.aps.core.validate.cel.ExpressionKind;
 import dev.policyset.aps.core.yaml.Yaml;
 
 import java.util.ArrayList;

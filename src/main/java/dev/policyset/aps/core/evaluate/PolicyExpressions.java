@@ -3,12 +3,12 @@ package dev.policyset.aps.core.evaluate;
 import dev.cel.common.ast.CelExpr;
 import dev.cel.common.navigation.CelNavigableAst;
 import dev.cel.common.navigation.CelNavigableExpr;
+import dev.policyset.aps.core.cel.CelChecker;
+import dev.policyset.aps.core.cel.CelEvaluator;
+import dev.policyset.aps.core.cel.ExpressionKind;
+import dev.policyset.aps.core.cel.KubernetesCelChecker;
+import dev.policyset.aps.core.cel.KubernetesCelEnvironment;
 import dev.policyset.aps.core.model.KubeVersion;
-import dev.policyset.aps.core.validate.cel.CelChecker;
-import dev.policyset.aps.core.validate.cel.CelEvaluator;
-import dev.policyset.aps.core.validate.cel.ExpressionKind;
-import dev.policyset.aps.core.validate.cel.KubernetesCelChecker;
-import dev.policyset.aps.core.validate.cel.KubernetesCelEnvironment;
 
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,6 +1,6 @@
 package dev.policyset.aps.core.evaluate;
 
-import dev.policyset.aps.core.validate.cel.lib.CelAuthorizer;
+import dev.policyset.aps.core.cel.lib.CelAuthorizer;
 
 import java.util.List;
 import java.util.Map;

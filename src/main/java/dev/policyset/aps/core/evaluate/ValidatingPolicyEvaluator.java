@@ -1,8 +1,8 @@
 package dev.policyset.aps.core.evaluate;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.policyset.aps.core.validate.cel.CelEvaluator;
-import dev.policyset.aps.core.validate.cel.ExpressionKind;
+import dev.policyset.aps.core.cel.CelEvaluator;
+import dev.policyset.aps.core.cel.ExpressionKind;
 
 import java.util.ArrayList;
 import java.util.List;

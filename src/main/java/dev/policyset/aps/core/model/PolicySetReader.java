@@ -3,7 +3,7 @@ package dev.policyset.aps.core.model;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.policyset.aps.core.validate.Finding;
+import dev.policyset.aps.core.finding.Finding;
 
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -5,10 +5,10 @@ import dev.policyset.aps.api.v1alpha1.FindingStatus;
 import dev.policyset.aps.api.v1alpha1.ImpactStatus;
 import dev.policyset.aps.api.v1alpha1.LastAppliedStatus;
 import dev.policyset.aps.api.v1alpha1.ResourceStatus;
+import dev.policyset.aps.core.finding.Finding;
+import dev.policyset.aps.core.finding.Severity;
 import dev.policyset.aps.core.status.Outcome;
 import dev.policyset.aps.core.status.StatusCalculator;
-import dev.policyset.aps.core.validate.Finding;
-import dev.policyset.aps.core.validate.Severity;
 
 import java.time.Instant;
 import java.util.ArrayList;

@@ -11,7 +11,7 @@ package dev.policyset.aps.core.render;
  * Names are never truncated or hashed: a name that does not fit is a finding, not a surprise.
  *
  * <p>The grammar itself (DNS-1123 subdomain and the other formats the API server checks) is
- * {@link dev.policyset.aps.core.validate.NameFormats}, the one port shared with the validator and the CEL libraries.
+ * {@link dev.policyset.aps.core.util.NameFormats}, the one port shared with the validator and the CEL libraries.
  */
 public final class Names {
     public static final int MAX_LENGTH = 253;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.policyset.aps.core.evaluate.JsonPatches;
-import dev.policyset.aps.core.validate.NameFormats;
+import dev.policyset.aps.core.util.NameFormats;
 import dev.policyset.aps.core.yaml.Yaml;
 
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package dev.policyset.aps.core.review;
 
-import dev.policyset.aps.core.validate.Severity;
+import dev.policyset.aps.core.finding.Severity;
 
 /**
  * One observation about a review: {@code ERROR} the API server would not accept it (a contract violation, a failed

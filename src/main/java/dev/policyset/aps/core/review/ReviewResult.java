@@ -3,7 +3,7 @@ package dev.policyset.aps.core.review;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.policyset.aps.core.validate.Severity;
+import dev.policyset.aps.core.finding.Severity;
 
 import java.util.List;
 import java.util.Map;

@@ -4,9 +4,9 @@ import dev.policyset.aps.api.v1alpha1.AdmissionPolicySetStatus;
 import dev.policyset.aps.api.v1alpha1.FindingStatus;
 import dev.policyset.aps.api.v1alpha1.ResourceStatus;
 import dev.policyset.aps.api.v1alpha1.StatusSummary;
+import dev.policyset.aps.core.finding.Finding;
+import dev.policyset.aps.core.finding.Severity;
 import dev.policyset.aps.core.model.MutatingPolicyVersions;
-import dev.policyset.aps.core.validate.Finding;
-import dev.policyset.aps.core.validate.Severity;
 import io.fabric8.kubernetes.api.model.Condition;
 
 import java.time.Instant;

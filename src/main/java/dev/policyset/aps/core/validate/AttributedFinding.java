@@ -1,5 +1,7 @@
 package dev.policyset.aps.core.validate;
 
+import dev.policyset.aps.core.finding.Finding;
+
 /**
  * A finding and the subject whose definition it is about, so that a finding can be located where that object is
  * defined even when several subjects share its {@code Kind/name} (environments, overlays and copies in one run).

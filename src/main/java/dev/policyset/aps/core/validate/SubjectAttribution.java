@@ -1,5 +1,6 @@
 package dev.policyset.aps.core.validate;
 
+import dev.policyset.aps.core.finding.Finding;
 import dev.policyset.aps.core.validate.safety.SafetyContext;
 import dev.policyset.aps.core.validate.safety.SafetyRule;
 

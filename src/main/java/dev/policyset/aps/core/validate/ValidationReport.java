@@ -1,5 +1,6 @@
 package dev.policyset.aps.core.validate;
 
+import dev.policyset.aps.core.finding.Finding;
 import java.util.List;
 
 /** Every finding of one validation run, in {@link Finding#ORDER}. */

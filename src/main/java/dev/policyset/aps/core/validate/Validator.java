@@ -1,9 +1,11 @@
 package dev.policyset.aps.core.validate;
 
+import dev.policyset.aps.core.cel.CelChecker;
+import dev.policyset.aps.core.finding.Finding;
+import dev.policyset.aps.core.finding.Severity;
 import dev.policyset.aps.core.model.Exemption;
 import dev.policyset.aps.core.model.SafetySettings;
 import dev.policyset.aps.core.validate.apiserver.ApiServerRules;
-import dev.policyset.aps.core.validate.cel.CelChecker;
 import dev.policyset.aps.core.validate.safety.SafetyContext;
 import dev.policyset.aps.core.validate.safety.SafetyRule;
 import dev.policyset.aps.core.validate.safety.SafetyRules;

@@ -5,9 +5,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.policyset.aps.core.finding.Finding;
 import dev.policyset.aps.core.model.ClusterView;
 import dev.policyset.aps.core.plan.SetAdmission;
-import dev.policyset.aps.core.validate.Finding;
 import org.jboss.logging.Logger;
 
 import java.io.IOException;

@@ -2,8 +2,8 @@ package dev.policyset.aps.api.v1alpha1;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.policyset.aps.core.finding.Finding;
 import dev.policyset.aps.core.model.PolicySetReader;
-import dev.policyset.aps.core.validate.Finding;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import org.junit.jupiter.api.Test;
 

@@ -1,10 +1,10 @@
 package dev.policyset.aps.core.evaluate;
 
+import dev.policyset.aps.core.cel.CelChecker;
+import dev.policyset.aps.core.cel.CelEvaluator;
+import dev.policyset.aps.core.cel.ExpressionKind;
+import dev.policyset.aps.core.cel.lib.CelAuthorizer;
 import dev.policyset.aps.core.model.KubeVersion;
-import dev.policyset.aps.core.validate.cel.CelChecker;
-import dev.policyset.aps.core.validate.cel.CelEvaluator;
-import dev.policyset.aps.core.validate.cel.ExpressionKind;
-import dev.policyset.aps.core.validate.cel.lib.CelAuthorizer;
 import org.junit.jupiter.api.Test;
 
 import java.util.LinkedHashMap;

@@ -2,11 +2,11 @@ package dev.policyset.aps.core.impact;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.policyset.aps.core.finding.Finding;
+import dev.policyset.aps.core.finding.Severity;
 import dev.policyset.aps.core.model.AdmissionKind;
 import dev.policyset.aps.core.model.KubeVersion;
 import dev.policyset.aps.core.render.RenderedObject;
-import dev.policyset.aps.core.validate.Finding;
-import dev.policyset.aps.core.validate.Severity;
 import dev.policyset.aps.core.yaml.Yaml;
 import org.junit.jupiter.api.Test;
 

@@ -1,6 +1,6 @@
 package dev.policyset.aps.core.model;
 
-import dev.policyset.aps.core.validate.Finding;
+import dev.policyset.aps.core.finding.Finding;
 import dev.policyset.aps.core.yaml.Yaml;
 import org.junit.jupiter.api.Test;
 

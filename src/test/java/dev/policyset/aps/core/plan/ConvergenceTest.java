@@ -3,9 +3,9 @@ package dev.policyset.aps.core.plan;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.policyset.aps.core.finding.Finding;
 import dev.policyset.aps.core.model.Convergence;
 import dev.policyset.aps.core.model.LiveObject;
-import dev.policyset.aps.core.validate.Finding;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -2,13 +2,13 @@ package dev.policyset.aps.core.plan;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.policyset.aps.api.v1alpha1.AdmissionPolicySetStatus;
+import dev.policyset.aps.core.cel.KubernetesCelChecker;
 import dev.policyset.aps.core.impact.ExistingObjectSource;
 import dev.policyset.aps.core.model.AdmissionKind;
 import dev.policyset.aps.core.model.ClusterView;
 import dev.policyset.aps.core.model.KubeVersion;
 import dev.policyset.aps.core.model.LiveObject;
 import dev.policyset.aps.core.status.Outcome;
-import dev.policyset.aps.core.validate.cel.KubernetesCelChecker;
 import dev.policyset.aps.core.yaml.Yaml;
 import io.fabric8.kubernetes.api.model.Condition;
 import org.junit.jupiter.api.Test;

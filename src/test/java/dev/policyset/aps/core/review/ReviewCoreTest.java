@@ -2,8 +2,8 @@ package dev.policyset.aps.core.review;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.policyset.aps.core.finding.Severity;
 import dev.policyset.aps.core.intercept.Operation;
-import dev.policyset.aps.core.validate.Severity;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;

@@ -3,7 +3,7 @@ package dev.policyset.aps.core.status;
 import dev.policyset.aps.api.v1alpha1.AdmissionPolicySetStatus;
 import dev.policyset.aps.api.v1alpha1.ResourceStatus;
 import dev.policyset.aps.api.v1alpha1.StatusSummary;
-import dev.policyset.aps.core.validate.Finding;
+import dev.policyset.aps.core.finding.Finding;
 import io.fabric8.kubernetes.api.model.Condition;
 import org.junit.jupiter.api.Test;
 

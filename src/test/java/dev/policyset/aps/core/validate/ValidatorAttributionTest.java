@@ -1,16 +1,17 @@
 package dev.policyset.aps.core.validate;
 
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.policyset.aps.core.cel.CelChecker;
+import dev.policyset.aps.core.finding.Finding;
 import dev.policyset.aps.core.model.AdmissionKind;
 import dev.policyset.aps.core.model.Exemption;
 import dev.policyset.aps.core.model.KubeVersion;
 import dev.policyset.aps.core.model.SafetySettings;
 import dev.policyset.aps.core.render.RenderedObject;
-import dev.policyset.aps.core.validate.cel.CelChecker;
 import dev.policyset.aps.core.validate.safety.Aps404DuplicateObject;
 import dev.policyset.aps.core.validate.safety.SafetyContext;
 import dev.policyset.aps.core.validate.safety.SafetyRule;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -60,7 +61,7 @@ class ValidatorAttributionTest {
         }
 
         @Override
-        public java.util.Optional<String> check(dev.policyset.aps.core.validate.cel.ExpressionKind kind, String e) {
+        public java.util.Optional<String> check(dev.policyset.aps.core.cel.ExpressionKind kind, String e) {
             return java.util.Optional.empty();
         }
     };

@@ -2,10 +2,10 @@ package dev.policyset.aps.operator.webhook;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.policyset.aps.core.cel.KubernetesCelChecker;
+import dev.policyset.aps.core.finding.Finding;
 import dev.policyset.aps.core.plan.Planner;
 import dev.policyset.aps.core.plan.SetAdmission;
-import dev.policyset.aps.core.validate.Finding;
-import dev.policyset.aps.core.validate.cel.KubernetesCelChecker;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;

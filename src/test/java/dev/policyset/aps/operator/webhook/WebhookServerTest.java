@@ -2,11 +2,11 @@ package dev.policyset.aps.operator.webhook;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.policyset.aps.core.cel.KubernetesCelChecker;
 import dev.policyset.aps.core.model.ClusterView;
 import dev.policyset.aps.core.model.KubeVersion;
 import dev.policyset.aps.core.plan.Planner;
 import dev.policyset.aps.core.plan.SetAdmission;
-import dev.policyset.aps.core.validate.cel.KubernetesCelChecker;
 import dev.policyset.aps.operator.OperatorMetrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.vertx.core.Vertx;

@@ -2,6 +2,8 @@ package dev.policyset.aps.core.evaluate.suite;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.policyset.aps.core.finding.Finding;
+import dev.policyset.aps.core.finding.Severity;
 import dev.policyset.aps.core.model.AdmissionKind;
 import dev.policyset.aps.core.model.KubeVersion;
 import dev.policyset.aps.core.model.PolicySet;
@@ -9,8 +11,6 @@ import dev.policyset.aps.core.model.PolicySetReader;
 import dev.policyset.aps.core.render.RenderOptions;
 import dev.policyset.aps.core.render.RenderedObject;
 import dev.policyset.aps.core.render.Renderer;
-import dev.policyset.aps.core.validate.Finding;
-import dev.policyset.aps.core.validate.Severity;
 import dev.policyset.aps.core.yaml.Document;
 
 import java.util.List;

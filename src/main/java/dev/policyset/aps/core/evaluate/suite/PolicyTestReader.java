@@ -2,6 +2,7 @@ package dev.policyset.aps.core.evaluate.suite;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.policyset.aps.core.cel.lib.CelAuthorizer;
 import dev.policyset.aps.core.evaluate.AdmissionRequest;
 import dev.policyset.aps.core.evaluate.AdmissionSimulator;
 import dev.policyset.aps.core.evaluate.Fixtures;
@@ -12,7 +13,6 @@ import dev.policyset.aps.core.model.KubeVersion;
 import dev.policyset.aps.core.render.RenderedObject;
 import dev.policyset.aps.core.schema.CrdSchemas;
 import dev.policyset.aps.core.schema.SchemaSource;
-import dev.policyset.aps.core.validate.cel.lib.CelAuthorizer;
 import dev.policyset.aps.core.yaml.Document;
 
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package dev.policyset.aps.core.validate.apiserver;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.policyset.aps.core.validate.NameFormats;
+import dev.policyset.aps.core.util.NameFormats;
 
 import java.util.LinkedHashSet;
 import java.util.List;

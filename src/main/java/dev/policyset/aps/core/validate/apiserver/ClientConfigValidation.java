@@ -1,8 +1,8 @@
 package dev.policyset.aps.core.validate.apiserver;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.policyset.aps.core.validate.NameFormats;
-import dev.policyset.aps.core.validate.cel.lib.GoUrl;
+import dev.policyset.aps.core.cel.lib.GoUrl;
+import dev.policyset.aps.core.util.NameFormats;
 
 /**
  * A webhook's {@code clientConfig}: exactly one of {@code url} / {@code service}

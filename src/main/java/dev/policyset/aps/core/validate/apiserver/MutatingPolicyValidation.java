@@ -1,7 +1,7 @@
 package dev.policyset.aps.core.validate.apiserver;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.policyset.aps.core.validate.cel.ExpressionKind;
+import dev.policyset.aps.core.cel.ExpressionKind;
 
 import java.util.List;
 

@@ -1,8 +1,8 @@
 package dev.policyset.aps.core.validate.apiserver;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.policyset.aps.core.validate.NameFormats;
-import dev.policyset.aps.core.validate.cel.ExpressionKind;
+import dev.policyset.aps.core.cel.ExpressionKind;
+import dev.policyset.aps.core.util.NameFormats;
 
 import java.util.HashSet;
 import java.util.List;

@@ -8,7 +8,7 @@
  * {@code pkg/apis/admissionregistration/validation/validation.go}. Invariants: every error is reported (no
  * first-error-wins); paths and error types are exactly the API server's (webhook configurations have no
  * {@code spec.} prefix); order-dependent upstream quirks are kept; every CEL expression goes through the
- * {@link dev.policyset.aps.core.validate.cel.CelChecker} in one scope per object, in document order.
+ * {@link dev.policyset.aps.core.cel.CelChecker} in one scope per object, in document order.
  *
  * <p>Pure: imports nothing from the operator or the CLI, reads no clock or environment.
  */

@@ -1,10 +1,10 @@
 package dev.policyset.aps.core.validate.safety;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.policyset.aps.core.finding.Finding;
 import dev.policyset.aps.core.intercept.MatchCondition;
 import dev.policyset.aps.core.model.AdmissionKind;
 import dev.policyset.aps.core.render.RenderedObject;
-import dev.policyset.aps.core.validate.Finding;
 
 import java.util.ArrayList;
 import java.util.List;

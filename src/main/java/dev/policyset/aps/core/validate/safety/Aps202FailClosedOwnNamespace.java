@@ -1,9 +1,9 @@
 package dev.policyset.aps.core.validate.safety;
 
+import dev.policyset.aps.core.finding.Finding;
 import dev.policyset.aps.core.intercept.AdmissionRequest;
 import dev.policyset.aps.core.intercept.LabelSelector;
 import dev.policyset.aps.core.intercept.LabelSet;
-import dev.policyset.aps.core.validate.Finding;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,8 +1,8 @@
 package dev.policyset.aps.core.validate.safety;
 
+import dev.policyset.aps.core.finding.Finding;
 import dev.policyset.aps.core.intercept.Operation;
 import dev.policyset.aps.core.model.KubeVersion;
-import dev.policyset.aps.core.validate.Finding;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

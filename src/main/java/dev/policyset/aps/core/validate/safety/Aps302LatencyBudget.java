@@ -1,11 +1,11 @@
 package dev.policyset.aps.core.validate.safety;
 
 import dev.policyset.aps.core.chain.WorstCaseLatency;
+import dev.policyset.aps.core.finding.Finding;
 import dev.policyset.aps.core.intercept.KubeResources;
 import dev.policyset.aps.core.intercept.LabelSelector;
 import dev.policyset.aps.core.intercept.Operation;
 import dev.policyset.aps.core.intercept.Rule;
-import dev.policyset.aps.core.validate.Finding;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

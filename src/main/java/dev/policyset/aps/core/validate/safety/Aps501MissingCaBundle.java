@@ -1,7 +1,7 @@
 package dev.policyset.aps.core.validate.safety;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.policyset.aps.core.validate.Finding;
+import dev.policyset.aps.core.finding.Finding;
 
 import java.util.List;
 import java.util.Optional;

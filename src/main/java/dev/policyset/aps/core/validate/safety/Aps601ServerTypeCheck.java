@@ -1,9 +1,9 @@
 package dev.policyset.aps.core.validate.safety;
 
+import dev.policyset.aps.core.finding.Finding;
 import dev.policyset.aps.core.model.AdmissionKind;
 import dev.policyset.aps.core.model.LiveObject;
 import dev.policyset.aps.core.render.RenderedObject;
-import dev.policyset.aps.core.validate.Finding;
 import dev.policyset.aps.core.validate.ValidationSubject;
 
 import java.util.ArrayList;

@@ -1,11 +1,11 @@
 package dev.policyset.aps.core.validate.safety;
 
+import dev.policyset.aps.core.cel.KubernetesCelEnvironment;
+import dev.policyset.aps.core.finding.Finding;
 import dev.policyset.aps.core.model.SafetySettings;
 import dev.policyset.aps.core.render.RenderedObject;
 import dev.policyset.aps.core.schema.GroupVersionKind;
-import dev.policyset.aps.core.validate.Finding;
 import dev.policyset.aps.core.validate.ValidationSubject;
-import dev.policyset.aps.core.validate.cel.KubernetesCelEnvironment;
 import dev.policyset.aps.core.validate.typecheck.PolicyTypeCheck;
 
 import java.util.ArrayList;

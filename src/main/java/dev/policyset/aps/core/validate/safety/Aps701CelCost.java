@@ -1,16 +1,16 @@
 package dev.policyset.aps.core.validate.safety;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.policyset.aps.core.cel.CelChecker;
+import dev.policyset.aps.core.cel.ExpressionKind;
+import dev.policyset.aps.core.cel.KubernetesCelChecker;
+import dev.policyset.aps.core.cel.KubernetesCelEnvironment;
+import dev.policyset.aps.core.cel.cost.AdmissionSizeEstimator;
+import dev.policyset.aps.core.cel.cost.CostAnalysis;
+import dev.policyset.aps.core.cel.cost.CostConstants;
+import dev.policyset.aps.core.finding.Finding;
 import dev.policyset.aps.core.model.AdmissionKind;
 import dev.policyset.aps.core.render.RenderedObject;
-import dev.policyset.aps.core.validate.Finding;
-import dev.policyset.aps.core.validate.cel.CelChecker;
-import dev.policyset.aps.core.validate.cel.ExpressionKind;
-import dev.policyset.aps.core.validate.cel.KubernetesCelChecker;
-import dev.policyset.aps.core.validate.cel.KubernetesCelEnvironment;
-import dev.policyset.aps.core.validate.cel.cost.AdmissionSizeEstimator;
-import dev.policyset.aps.core.validate.cel.cost.CostAnalysis;
-import dev.policyset.aps.core.validate.cel.cost.CostConstants;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -48,7 +48,7 @@ public final class Aps701CelCost implements SafetyRule {
      * analysis re-estimates an expression once per driver and twice for its growth (bounded, least recently used).
      */
     private static final Map<KubernetesCelEnvironment.Compiled, CostAnalysis> ANALYSES =
-            dev.policyset.aps.core.validate.BoundedMaps.leastRecentlyUsed(4096);
+            dev.policyset.aps.core.util.BoundedMaps.leastRecentlyUsed(4096);
 
     @Override
     public String id() {

@@ -1,6 +1,6 @@
 package dev.policyset.aps.core.validate.safety;
 
-import dev.policyset.aps.core.validate.Finding;
+import dev.policyset.aps.core.finding.Finding;
 
 import java.util.List;
 

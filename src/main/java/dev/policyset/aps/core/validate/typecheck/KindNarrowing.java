@@ -4,10 +4,10 @@ import dev.cel.common.CelAbstractSyntaxTree;
 import dev.cel.common.ast.CelExpr;
 import dev.cel.common.navigation.CelNavigableAst;
 import dev.cel.common.navigation.CelNavigableExpr;
+import dev.policyset.aps.core.cel.CelEvaluator;
+import dev.policyset.aps.core.cel.KubernetesCelEnvironment;
 import dev.policyset.aps.core.schema.ResourceType;
 import dev.policyset.aps.core.schema.Schema;
-import dev.policyset.aps.core.validate.cel.CelEvaluator;
-import dev.policyset.aps.core.validate.cel.KubernetesCelEnvironment;
 
 import java.util.ArrayList;
 import java.util.HashMap;

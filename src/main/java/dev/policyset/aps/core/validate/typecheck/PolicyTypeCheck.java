@@ -2,16 +2,16 @@ package dev.policyset.aps.core.validate.typecheck;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cel.common.types.CelType;
+import dev.policyset.aps.core.cel.CelChecker;
+import dev.policyset.aps.core.cel.ExpressionKind;
+import dev.policyset.aps.core.cel.KubernetesCelChecker;
+import dev.policyset.aps.core.cel.KubernetesCelEnvironment;
 import dev.policyset.aps.core.model.AdmissionKind;
 import dev.policyset.aps.core.model.KubeVersion;
 import dev.policyset.aps.core.schema.GroupVersionKind;
 import dev.policyset.aps.core.schema.ResourceType;
 import dev.policyset.aps.core.schema.Schema;
 import dev.policyset.aps.core.schema.SchemaSource;
-import dev.policyset.aps.core.validate.cel.CelChecker;
-import dev.policyset.aps.core.validate.cel.ExpressionKind;
-import dev.policyset.aps.core.validate.cel.KubernetesCelChecker;
-import dev.policyset.aps.core.validate.cel.KubernetesCelEnvironment;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -77,7 +77,7 @@ public final class PolicyTypeCheck {
         }
     }
 
-    private static final Map<Key, Optional<Result>> RESULTS = dev.policyset.aps.core.validate.BoundedMaps.leastRecentlyUsed(256);
+    private static final Map<Key, Optional<Result>> RESULTS = dev.policyset.aps.core.util.BoundedMaps.leastRecentlyUsed(256);
 
     /** The check of a policy; empty for other kinds. */
     public static Optional<Result> of(AdmissionKind kind, JsonNode manifest, SchemaSource schemas, KubeVersion version) {

@@ -2,11 +2,11 @@ package dev.policyset.aps.core.validate.apiserver;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.policyset.aps.core.cel.CelChecker;
+import dev.policyset.aps.core.finding.Finding;
 import dev.policyset.aps.core.model.AdmissionKind;
 import dev.policyset.aps.core.model.KubeVersion;
 import dev.policyset.aps.core.render.RenderedObject;
-import dev.policyset.aps.core.validate.Finding;
-import dev.policyset.aps.core.validate.cel.CelChecker;
 import dev.policyset.aps.core.yaml.Yaml;
 
 import java.util.List;

@@ -1,8 +1,8 @@
 package dev.policyset.aps.core.validate.apiserver;
 
+import dev.policyset.aps.core.cel.CelChecker.PolicyType;
+import dev.policyset.aps.core.finding.Finding;
 import dev.policyset.aps.core.model.KubeVersion;
-import dev.policyset.aps.core.validate.Finding;
-import dev.policyset.aps.core.validate.cel.CelChecker.PolicyType;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.policyset.aps.core.validate.apiserver;
 
+import dev.policyset.aps.core.finding.Finding;
 import dev.policyset.aps.core.model.KubeVersion;
-import dev.policyset.aps.core.validate.Finding;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

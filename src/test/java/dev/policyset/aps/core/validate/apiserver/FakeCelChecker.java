@@ -1,8 +1,8 @@
 package dev.policyset.aps.core.validate.apiserver;
 
+import dev.policyset.aps.core.cel.CelChecker;
+import dev.policyset.aps.core.cel.ExpressionKind;
 import dev.policyset.aps.core.model.KubeVersion;
-import dev.policyset.aps.core.validate.cel.CelChecker;
-import dev.policyset.aps.core.validate.cel.ExpressionKind;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,12 +1,12 @@
 package dev.policyset.aps.core.validate.safety;
 
+import dev.policyset.aps.core.finding.Finding;
+import dev.policyset.aps.core.finding.Severity;
 import dev.policyset.aps.core.model.KubeVersion;
 import dev.policyset.aps.core.model.SafetySettings;
 import dev.policyset.aps.core.schema.BuiltinSchemas;
 import dev.policyset.aps.core.schema.CrdSchemas;
 import dev.policyset.aps.core.schema.SchemaSource;
-import dev.policyset.aps.core.validate.Finding;
-import dev.policyset.aps.core.validate.Severity;
 import dev.policyset.aps.core.validate.ValidationOptions;
 import dev.policyset.aps.core.validate.ValidationSubject;
 import dev.policyset.aps.core.yaml.Yaml;

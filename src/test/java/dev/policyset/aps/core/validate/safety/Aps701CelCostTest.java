@@ -1,7 +1,7 @@
 package dev.policyset.aps.core.validate.safety;
 
-import dev.policyset.aps.core.validate.Finding;
-import dev.policyset.aps.core.validate.Severity;
+import dev.policyset.aps.core.finding.Finding;
+import dev.policyset.aps.core.finding.Severity;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

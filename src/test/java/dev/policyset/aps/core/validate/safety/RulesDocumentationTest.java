@@ -1,6 +1,6 @@
 package dev.policyset.aps.core.validate.safety;
 
-import dev.policyset.aps.core.validate.RuleCatalog;
+import dev.policyset.aps.core.finding.RuleCatalog;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;

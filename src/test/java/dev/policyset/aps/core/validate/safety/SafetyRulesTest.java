@@ -1,9 +1,9 @@
 package dev.policyset.aps.core.validate.safety;
 
+import dev.policyset.aps.core.finding.Finding;
+import dev.policyset.aps.core.finding.Severity;
 import dev.policyset.aps.core.model.KubeVersion;
-import dev.policyset.aps.core.validate.Finding;
 import dev.policyset.aps.core.validate.ValidationOptions;
-import dev.policyset.aps.core.validate.Severity;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
