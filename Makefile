@@ -52,6 +52,21 @@ bench: build ## Benchmarks: validate vs bare CEL compile over the corpus, then t
 	java -cp target/aps.jar dev.policyset.aps.cli.bench.Benchmarks validate --warmup 3 --iterations 5 $(SHARED)/corpus
 	$(MVN) test -Dtest=ReconcileBenchmark -Daps.bench.sets=$(BENCH_SETS) -Dsurefire.failIfNoSpecifiedTests=false
 
+KUBE_VERSION ?= $(shell head -n1 test/kube/versions)
+KUBE_VERSIONS ?= $(shell cat test/kube/versions)
+
+.PHONY: kube-bins
+kube-bins: ## Build kube-apiserver, kube-controller-manager, kubectl and etcd $(KUBE_VERSION) from the Go module proxy (cached in ~/.cache/aps/kube).
+	test/kube/build.sh $(KUBE_VERSION)
+
+.PHONY: test-kube
+test-kube: kube-bins ## The real-API-server suite (@Tag kube) at KUBE_VERSION (default: the newest supported).
+	$(MVN) test -Dgroups=kube -Daps.kube.version=$(KUBE_VERSION) -Daps.kube.required=true -Dsurefire.failIfNoSpecifiedTests=false
+
+.PHONY: test-kube-matrix
+test-kube-matrix: ## The real-API-server suite on every supported version (test/kube/versions), building what is missing.
+	@set -e; for v in $(KUBE_VERSIONS); do echo "--- Kubernetes $$v"; $(MAKE) --no-print-directory test-kube KUBE_VERSION=$$v; done
+
 .PHONY: test-apiserver
 test-apiserver: ## Opt-in real-cluster suite (SSA field ownership); KUBECONFIG must point at a disposable cluster.
 	$(MVN) test -Dtest=FieldOwnershipApiServerTest -Daps.apiserver=true -Dsurefire.failIfNoSpecifiedTests=false

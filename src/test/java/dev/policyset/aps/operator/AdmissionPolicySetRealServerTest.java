@@ -1,0 +1,429 @@
+package dev.policyset.aps.operator;
+
+import dev.policyset.aps.api.v1alpha1.AdmissionPolicySet;
+import dev.policyset.aps.api.v1alpha1.DeletionPolicy;
+import dev.policyset.aps.api.v1alpha1.FindingStatus;
+import dev.policyset.aps.core.model.AdmissionKind;
+import dev.policyset.aps.operator.testing.Sets;
+import dev.policyset.aps.testing.kube.KubeControlPlane;
+import dev.policyset.aps.testing.kube.KubeControlPlane.AuditEvent;
+import dev.policyset.aps.testing.kube.OperatorInstall;
+import dev.policyset.aps.testing.kube.RealApiServer;
+import dev.policyset.aps.testing.kube.RealApiServerResource;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ManagedFieldsEntry;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The operator judged by a real kube-apiserver (with etcd, the garbage collector and the VAP type-checking
+ * controller): it connects as its own ServiceAccount with config/rbac's ClusterRole, so the real authorizer,
+ * server-side apply, dry run, defaulting and validation see every request; the audit log counts them.
+ * Each test uses its own set and object names and deletes its sets, so the shared server stays clean.
+ */
+@QuarkusTest
+@QuarkusTestResource(value = RealApiServerResource.class, restrictToAnnotatedClass = true)
+@RealApiServer
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class AdmissionPolicySetRealServerTest {
+    private static final Duration WAIT = Duration.ofSeconds(60);
+    private static final List<String> CREATED = new ArrayList<>();
+
+    @Inject
+    MeterRegistry registry;
+
+    private final KubeControlPlane plane = KubeControlPlane.shared();
+    private final KubernetesClient admin = plane.admin();
+    private final String mapVersion = Integer.parseInt(plane.version().split("\\.")[1]) >= 36 ? "v1" : "v1beta1";
+
+    @AfterAll
+    static void deleteSets() {
+        KubernetesClient admin = KubeControlPlane.shared().admin();
+        for (String name : CREATED) {
+            admin.resources(AdmissionPolicySet.class).withName(name).delete();
+        }
+        await().atMost(WAIT).until(() -> CREATED.stream().allMatch(n -> admin.resources(AdmissionPolicySet.class).withName(n).get() == null));
+    }
+
+    // ------------------------------------------------------------------------------------------------ tests
+
+    @Test
+    @Order(1)
+    void createBecomesReadyWithTheRealObjectsPoliciesBeforeBindings() {
+        int mark = plane.audit().size();
+        AdmissionPolicySet set = create(Sets.six("real-fresh", "needs a team label"));
+        AdmissionPolicySet ready = awaitReady("real-fresh", 1);
+        plane.auditQuiet(Duration.ofSeconds(1), WAIT);
+        List<AuditEvent> writes = operatorWrites(mark);
+
+        for (AdmissionKind kind : AdmissionKind.values()) {
+            String objectName = objectName("real-fresh", kind);
+            GenericKubernetesResource live = live(kind, objectName).orElseThrow(() -> new AssertionError(kind + " " + objectName + " missing"));
+            assertEquals("real-fresh", live.getMetadata().getLabels().get(AdmissionPolicySet.SET_LABEL));
+            assertEquals(ready.getMetadata().getUid(), live.getMetadata().getOwnerReferences().get(0).getUid());
+            ManagedFieldsEntry ours = live.getMetadata().getManagedFields().stream()
+                    .filter(m -> m.getManager().equals(ClusterObjects.FIELD_MANAGER)).findFirst().orElseThrow();
+            assertEquals("Apply", ours.getOperation(), "server-side apply under our field manager");
+        }
+        assertEquals("admissionregistration.k8s.io/" + mapVersion, ready.getStatus().getResources().stream()
+                .filter(r -> r.getKind().equals("MutatingAdmissionPolicy")).findFirst().orElseThrow().getApiVersion());
+        assertTrue(ready.getStatus().getResources().stream().allMatch(r -> "Applied".equals(r.getState())));
+        assertCondition(ready, "Validated", "True", "Validated");
+        assertCondition(ready, "Stalled", "False", null);
+
+        List<AuditEvent> applies = writes.stream().filter(e -> e.verb().equals("patch") && !e.dryRun()
+                && e.name() != null && e.name().startsWith("real-fresh-")).toList();
+        assertEquals(6, applies.size(), "one server-side apply per object: " + applies);
+        assertTrue(index(applies, "validatingadmissionpolicies") < index(applies, "validatingadmissionpolicybindings"), applies.toString());
+        assertTrue(index(applies, "mutatingadmissionpolicies") < index(applies, "mutatingadmissionpolicybindings"), applies.toString());
+        assertEquals(5, writes.stream().filter(e -> e.dryRun() && e.name() != null && e.name().startsWith("real-fresh-")).count(),
+                "every object but the first is dry-run first: " + writes);
+        assertTrue(applies.stream().allMatch(e -> e.code() == 200 || e.code() == 201), applies.toString());
+        assertEquals(1, writes.stream().filter(e -> "status".equals(e.subresource()) && "real-fresh".equals(e.name())
+                && e.code() == 200).count(), "one status write: " + writes);
+        awaitEvent("real-fresh", "Applied");
+        assertNotNull(set);
+    }
+
+    @Test
+    @Order(2)
+    void aNoOpResyncMakesNoRequestThatWrites() {
+        create(Sets.six("real-steady", "needs a team label"));
+        awaitReady("real-steady", 1);
+        plane.auditQuiet(Duration.ofSeconds(2), WAIT);
+        double before = reconciles();
+        int mark = plane.audit().size();
+        sleep(Duration.ofSeconds(7)); // periodic resyncs every 2 s in tests
+        plane.auditQuiet(Duration.ofMillis(500), WAIT);
+        assertTrue(reconciles() - before >= 2, "expected periodic resyncs during the window, got " + (reconciles() - before));
+        assertEquals(List.of(), operatorWrites(mark), "a no-op resync against a real server (which defaults fields the "
+                + "set leaves out) must not write, not even status or events");
+    }
+
+    @Test
+    @Order(3)
+    void anUpdateIsAppliedAndABrokenOneKeepsTheLastGoodObjects() {
+        create(Sets.six("real-upd", "first message"));
+        awaitReady("real-upd", 1);
+        replaceSpec("real-upd", Sets.six("real-upd", "second message"));
+        awaitReady("real-upd", 2);
+        assertEquals("second message", vapMessage("real-upd-vap"));
+
+        AdmissionPolicySet broken = Sets.six("real-upd", "third message");
+        broken.getSpec().getValidatingPolicies().get(0).getPolicy().getValidations().get(0).setExpression("has(objekt.metadata)");
+        int mark = plane.audit().size();
+        replaceSpec("real-upd", broken);
+        AdmissionPolicySet stalled = await().atMost(WAIT).until(() -> get("real-upd"), s -> s.getStatus().getObservedGeneration() == 3
+                && conditionIs(s, "Stalled", "True"));
+        assertCondition(stalled, "Ready", "False", "ValidationFailed");
+        assertEquals("second message", vapMessage("real-upd-vap"), "the last good policy stays");
+        plane.auditQuiet(Duration.ofSeconds(1), WAIT);
+        assertTrue(operatorWrites(mark).stream().noneMatch(e -> e.name() != null && e.name().startsWith("real-upd-")),
+                "nothing applied: " + operatorWrites(mark));
+    }
+
+    @Test
+    @Order(4)
+    void pruneDeletesWhatTheSetNoLongerContains() {
+        create(Sets.validating("real-pruning", "real-pruning-a", "real-pruning-b"));
+        awaitReady("real-pruning", 1);
+        int mark = plane.audit().size();
+        replaceSpec("real-pruning", Sets.validating("real-pruning", "real-pruning-a"));
+        awaitReady("real-pruning", 2);
+        await().atMost(WAIT).until(() -> live(AdmissionKind.VALIDATING_ADMISSION_POLICY, "real-pruning-b").isEmpty()
+                && live(AdmissionKind.VALIDATING_ADMISSION_POLICY_BINDING, "real-pruning-b-binding").isEmpty());
+        assertTrue(live(AdmissionKind.VALIDATING_ADMISSION_POLICY, "real-pruning-a").isPresent());
+        plane.auditQuiet(Duration.ofMillis(500), WAIT);
+        List<AuditEvent> deletes = operatorWrites(mark).stream().filter(e -> e.verb().equals("delete")).toList();
+        assertEquals(List.of("real-pruning-b-binding", "real-pruning-b"), deletes.stream().map(AuditEvent::name).toList(),
+                "the binding goes before its policy");
+    }
+
+    @Test
+    @Order(5)
+    void driftFromAHandEditAndADeletionIsRepaired() {
+        create(Sets.six("real-drift", "original"));
+        awaitReady("real-drift", 1);
+        // kubectl edit: an update by another field manager, which then owns the field
+        admin.genericKubernetesResources(ManagedKinds.context(AdmissionKind.VALIDATING_ADMISSION_POLICY, "v1"))
+                .withName("real-drift-vap").edit(r -> {
+                    @SuppressWarnings("unchecked")
+                    Map<String, Object> spec = (Map<String, Object>) r.getAdditionalProperties().get("spec");
+                    spec.put("failurePolicy", "Ignore");
+                    return r;
+                });
+        await().atMost(WAIT).until(() -> "Fail".equals(vapField("real-drift-vap", "failurePolicy")));
+        admin.genericKubernetesResources(ManagedKinds.context(AdmissionKind.MUTATING_WEBHOOK_CONFIGURATION, "v1"))
+                .withName("real-drift-mwc").delete();
+        await().atMost(WAIT).until(() -> live(AdmissionKind.MUTATING_WEBHOOK_CONFIGURATION, "real-drift-mwc").isPresent());
+        awaitEvent("real-drift", "DriftRepaired");
+    }
+
+    @Test
+    @Order(6)
+    void deletionWithDeleteRemovesEverythingAndTheGarbageCollectorIsLive() {
+        AdmissionPolicySet set = create(Sets.six("real-doomed", "m"));
+        AdmissionPolicySet ready = awaitReady("real-doomed", 1);
+        // The control: a dependent only the garbage collector removes, so the Orphan test below means something.
+        admin.configMaps().inNamespace("default").resource(new ConfigMapBuilder().withNewMetadata().withName("real-doomed-dependent")
+                .addNewOwnerReference().withApiVersion("admission.policyset.dev/v1alpha1").withKind("AdmissionPolicySet")
+                .withName("real-doomed").withUid(ready.getMetadata().getUid()).endOwnerReference().endMetadata().build()).create();
+        int mark = plane.audit().size();
+        admin.resources(AdmissionPolicySet.class).withName("real-doomed").delete();
+        await().atMost(WAIT).until(() -> get("real-doomed") == null);
+        for (AdmissionKind kind : AdmissionKind.values()) {
+            assertTrue(live(kind, objectName("real-doomed", kind)).isEmpty(), kind + " left behind");
+        }
+        plane.auditQuiet(Duration.ofMillis(500), WAIT);
+        List<String> deletes = operatorWrites(mark).stream().filter(e -> e.verb().equals("delete")).map(AuditEvent::resource).toList();
+        assertEquals(6, deletes.size(), "the operator deletes each object itself: " + deletes);
+        assertTrue(deletes.indexOf("validatingadmissionpolicybindings") < deletes.indexOf("validatingadmissionpolicies"), deletes.toString());
+        await().atMost(Duration.ofSeconds(90)).until(() -> admin.configMaps().inNamespace("default")
+                .withName("real-doomed-dependent").get() == null);
+        assertNotNull(set);
+    }
+
+    @Test
+    @Order(7)
+    void deletionWithOrphanReleasesTheObjectsAndTheGarbageCollectorKeepsThem() {
+        AdmissionPolicySet set = Sets.six("real-orphaned", "m");
+        set.getSpec().setDeletionPolicy(DeletionPolicy.Orphan);
+        create(set);
+        awaitReady("real-orphaned", 1);
+        admin.resources(AdmissionPolicySet.class).withName("real-orphaned").delete();
+        await().atMost(WAIT).until(() -> get("real-orphaned") == null);
+        sleep(Duration.ofSeconds(5)); // time for the garbage collector to act on anything still owned
+        for (AdmissionKind kind : AdmissionKind.values()) {
+            GenericKubernetesResource o = live(kind, objectName("real-orphaned", kind))
+                    .orElseThrow(() -> new AssertionError(kind + " was deleted"));
+            assertTrue(o.getMetadata().getOwnerReferences() == null || o.getMetadata().getOwnerReferences().isEmpty(), kind.kind());
+            assertTrue(o.getMetadata().getLabels() == null || !o.getMetadata().getLabels().containsKey(AdmissionPolicySet.SET_LABEL));
+        }
+        for (AdmissionKind kind : List.of(AdmissionKind.VALIDATING_ADMISSION_POLICY_BINDING, AdmissionKind.MUTATING_ADMISSION_POLICY_BINDING,
+                AdmissionKind.VALIDATING_ADMISSION_POLICY, AdmissionKind.MUTATING_ADMISSION_POLICY,
+                AdmissionKind.VALIDATING_WEBHOOK_CONFIGURATION, AdmissionKind.MUTATING_WEBHOOK_CONFIGURATION)) {
+            resources(kind).withName(objectName("real-orphaned", kind)).delete();
+        }
+    }
+
+    @Test
+    @Order(8)
+    void theServersTypeCheckOfAnAppliedPolicyBecomesAps601() {
+        AdmissionPolicySet set = Sets.validating("real-typed", "real-typed-a");
+        set.getSpec().getValidatingPolicies().get(0).getPolicy().getValidations().get(0).setExpression("object.spec.replicaz > 1");
+        create(set);
+        AdmissionPolicySet warned = await().atMost(Duration.ofSeconds(90)).until(() -> get("real-typed"), s -> s != null
+                && s.getStatus() != null && s.getStatus().getFindings() != null
+                && s.getStatus().getFindings().stream().anyMatch(f -> f.getRule().equals("APS601")));
+        FindingStatus f = warned.getStatus().getFindings().stream().filter(x -> x.getRule().equals("APS601")).findFirst().orElseThrow();
+        assertEquals("warning", f.getSeverity());
+        assertEquals("ValidatingAdmissionPolicy/real-typed-a", f.getObject());
+        assertEquals("spec.validations[0].expression", f.getField());
+        assertTrue(f.getMessage().contains("replicaz"), f.getMessage());
+        GenericKubernetesResource vap = live(AdmissionKind.VALIDATING_ADMISSION_POLICY, "real-typed-a").orElseThrow();
+        @SuppressWarnings("unchecked")
+        Map<String, Object> status = (Map<String, Object>) vap.getAdditionalProperties().get("status");
+        assertEquals(vap.getMetadata().getGeneration(), ((Number) status.get("observedGeneration")).longValue());
+
+        // Fixed: the controller checks the new generation, and the finding goes with the old one.
+        AdmissionPolicySet fixed = Sets.validating("real-typed", "real-typed-a");
+        fixed.getSpec().getValidatingPolicies().get(0).getPolicy().getValidations().get(0).setExpression("object.spec.replicas > 1");
+        replaceSpec("real-typed", fixed);
+        await().atMost(Duration.ofSeconds(90)).until(() -> get("real-typed"), s -> s.getStatus().getObservedGeneration() == 2
+                && conditionIs(s, "Ready", "True")
+                && (s.getStatus().getFindings() == null || s.getStatus().getFindings().stream().noneMatch(x -> x.getRule().equals("APS601"))));
+    }
+
+    @Test
+    @Order(9)
+    void anObjectSomeoneElseMadeIsAnOwnershipConflictAndIsLeftAlone() {
+        GenericKubernetesResource handmade = new GenericKubernetesResource();
+        handmade.setApiVersion("admissionregistration.k8s.io/v1");
+        handmade.setKind("ValidatingAdmissionPolicy");
+        handmade.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName("real-taken").build());
+        handmade.setAdditionalProperty("spec", Map.of("failurePolicy", "Ignore", "validations", List.of(Map.of("expression", "true")),
+                "matchConstraints", Map.of("resourceRules", List.of(Map.of("apiGroups", List.of("apps"), "apiVersions", List.of("v1"),
+                        "operations", List.of("CREATE"), "resources", List.of("deployments"))))));
+        resources(AdmissionKind.VALIDATING_ADMISSION_POLICY).resource(handmade).create();
+        create(Sets.validating("real-grabby", "real-taken", "real-grabby-own"));
+        AdmissionPolicySet conflict = await().atMost(WAIT).until(() -> get("real-grabby"), s -> conditionIs(s, "Stalled", "True"));
+        assertCondition(conflict, "Ready", "False", "OwnershipConflict");
+        assertEquals("Ignore", vapField("real-taken", "failurePolicy"), "the hand-made object is untouched");
+        assertTrue(live(AdmissionKind.VALIDATING_ADMISSION_POLICY, "real-grabby-own").isEmpty(), "nothing applied");
+        resources(AdmissionKind.VALIDATING_ADMISSION_POLICY).withName("real-taken").delete();
+        awaitReady("real-grabby", 1);
+    }
+
+    @Test
+    @Order(10)
+    void anotherManagersFieldOnAGeneratedObjectStaysTheirs() {
+        // cert-manager's CA injector owns caBundle of a webhook whose set leaves it out: our applies never touch it.
+        AdmissionPolicySet set = Sets.six("real-injected", "m");
+        set.getSpec().getValidatingWebhooks().get(0).getWebhooks().get(0).getClientConfig().setCaBundle(null);
+        set.getSpec().getValidatingWebhooks().get(0).setAnnotations(Map.of("cert-manager.io/inject-ca-from", "webhooks/checker"));
+        create(set);
+        awaitReady("real-injected", 1);
+        String injected = java.util.Base64.getEncoder().encodeToString(plane.caPem().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        String patch = """
+                {"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingWebhookConfiguration","metadata":{"name":"real-injected-vwc"},
+                 "webhooks":[{"name":"check.real-injected.example.com","clientConfig":{"caBundle":"%s"}}]}""".formatted(injected);
+        resources(AdmissionKind.VALIDATING_WEBHOOK_CONFIGURATION).withName("real-injected-vwc")
+                .patch(new PatchContext.Builder().withPatchType(PatchType.SERVER_SIDE_APPLY).withFieldManager("cert-manager-cainjector")
+                        .withForce(true).build(), patch);
+        // a spec change makes the operator apply again; the injected CA must survive it
+        replaceSpec("real-injected", withMessage(set, "m2"));
+        awaitReady("real-injected", 2);
+        plane.auditQuiet(Duration.ofSeconds(1), WAIT);
+        assertEquals(injected, webhookCaBundle("real-injected-vwc"));
+        int mark = plane.audit().size();
+        sleep(Duration.ofSeconds(5));
+        plane.auditQuiet(Duration.ofMillis(500), WAIT);
+        assertTrue(operatorWrites(mark).stream().noneMatch(e -> "real-injected-vwc".equals(e.name())), "no fight over caBundle");
+    }
+
+    // ------------------------------------------------------------------------------------------------ helpers
+
+    private static AdmissionPolicySet withMessage(AdmissionPolicySet set, String message) {
+        AdmissionPolicySet copy = io.fabric8.kubernetes.client.utils.Serialization.clone(set);
+        copy.getSpec().getValidatingPolicies().get(0).getPolicy().getValidations().get(0).setMessage(message);
+        return copy;
+    }
+
+    private List<AuditEvent> operatorWrites(int mark) {
+        return plane.auditSince(mark, OperatorInstall.USER).stream().filter(AuditEvent::isWrite).toList();
+    }
+
+    private static int index(List<AuditEvent> events, String resource) {
+        for (int i = 0; i < events.size(); i++) {
+            if (resource.equals(events.get(i).resource())) {
+                return i;
+            }
+        }
+        throw new AssertionError(resource + " not in " + events);
+    }
+
+    private static String objectName(String set, AdmissionKind kind) {
+        return set + "-" + switch (kind) {
+            case VALIDATING_ADMISSION_POLICY -> "vap";
+            case VALIDATING_ADMISSION_POLICY_BINDING -> "vap-binding";
+            case MUTATING_ADMISSION_POLICY -> "map";
+            case MUTATING_ADMISSION_POLICY_BINDING -> "map-binding";
+            case VALIDATING_WEBHOOK_CONFIGURATION -> "vwc";
+            case MUTATING_WEBHOOK_CONFIGURATION -> "mwc";
+        };
+    }
+
+    private AdmissionPolicySet create(AdmissionPolicySet set) {
+        synchronized (CREATED) {
+            CREATED.add(set.getMetadata().getName());
+        }
+        return admin.resource(set).create();
+    }
+
+    private void replaceSpec(String name, AdmissionPolicySet next) {
+        admin.resources(AdmissionPolicySet.class).withName(name).edit(s -> {
+            s.setSpec(next.getSpec());
+            return s;
+        });
+    }
+
+    private AdmissionPolicySet get(String name) {
+        return admin.resources(AdmissionPolicySet.class).withName(name).get();
+    }
+
+    private AdmissionPolicySet awaitReady(String name, long generation) {
+        return await().atMost(WAIT).pollInterval(Duration.ofMillis(200)).until(() -> get(name),
+                s -> s != null && s.getStatus() != null && s.getStatus().getObservedGeneration() != null
+                        && s.getStatus().getObservedGeneration() == generation && conditionIs(s, "Ready", "True"));
+    }
+
+    private io.fabric8.kubernetes.client.dsl.NonNamespaceOperation<GenericKubernetesResource,
+            io.fabric8.kubernetes.api.model.GenericKubernetesResourceList,
+            io.fabric8.kubernetes.client.dsl.Resource<GenericKubernetesResource>> resources(AdmissionKind kind) {
+        return admin.genericKubernetesResources(ManagedKinds.context(kind, kind.isMutatingPolicyKind() ? mapVersion : "v1"));
+    }
+
+    private Optional<GenericKubernetesResource> live(AdmissionKind kind, String name) {
+        return Optional.ofNullable(resources(kind).withName(name).get());
+    }
+
+    @SuppressWarnings("unchecked")
+    private Object vapField(String name, String field) {
+        return live(AdmissionKind.VALIDATING_ADMISSION_POLICY, name)
+                .map(r -> ((Map<String, Object>) r.getAdditionalProperties().get("spec")).get(field)).orElse(null);
+    }
+
+    @SuppressWarnings("unchecked")
+    private String vapMessage(String name) {
+        List<Map<String, Object>> validations = (List<Map<String, Object>>) vapField(name, "validations");
+        return (String) validations.get(0).get("message");
+    }
+
+    @SuppressWarnings("unchecked")
+    private String webhookCaBundle(String name) {
+        List<Map<String, Object>> hooks = (List<Map<String, Object>>) live(AdmissionKind.VALIDATING_WEBHOOK_CONFIGURATION, name)
+                .orElseThrow().getAdditionalProperties().get("webhooks");
+        return (String) ((Map<String, Object>) hooks.get(0).get("clientConfig")).get("caBundle");
+    }
+
+    private void awaitEvent(String set, String reason) {
+        await().atMost(WAIT).until(() -> admin.v1().events().inNamespace("default").list().getItems().stream()
+                .map(Event.class::cast)
+                .anyMatch(e -> set.equals(e.getInvolvedObject().getName()) && reason.equals(e.getReason())));
+    }
+
+    private double reconciles() {
+        return registry.find("aps.reconciles").counters().stream().mapToDouble(Counter::count).sum();
+    }
+
+    private static boolean conditionIs(AdmissionPolicySet set, String type, String status) {
+        return set != null && set.getStatus() != null && set.getStatus().getConditions() != null
+                && set.getStatus().getConditions().stream().anyMatch(c -> c.getType().equals(type) && c.getStatus().equals(status));
+    }
+
+    private static void assertCondition(AdmissionPolicySet set, String type, String status, String reason) {
+        Condition c = set.getStatus().getConditions().stream().filter(x -> x.getType().equals(type)).findFirst()
+                .orElseThrow(() -> new AssertionError("no condition " + type));
+        assertEquals(status, c.getStatus(), type + ": " + c.getMessage());
+        if (reason != null) {
+            assertEquals(reason, c.getReason(), type + ": " + c.getMessage());
+        }
+        assertEquals(set.getMetadata().getGeneration(), c.getObservedGeneration(), type + " observedGeneration");
+        assertFalse(c.getLastTransitionTime() == null || c.getLastTransitionTime().isEmpty());
+    }
+
+    private static void sleep(Duration d) {
+        try {
+            Thread.sleep(d.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

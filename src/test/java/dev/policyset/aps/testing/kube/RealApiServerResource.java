@@ -1,0 +1,33 @@
+package dev.policyset.aps.testing.kube;
+
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+
+import java.util.Map;
+
+/**
+ * Quarkus test resource: the operator under test talks to the shared real control plane as its own
+ * ServiceAccount (config/rbac judged by the real authorizer), with the CRD and RBAC of config/default installed.
+ * The control plane outlives the Quarkus application (it is the JVM's; see {@link KubeControlPlane#shared()}).
+ */
+public class RealApiServerResource implements QuarkusTestResourceLifecycleManager {
+    private Map<String, String> properties = Map.of();
+
+    /**
+     * Also set as system properties, as Quarkus' own Kubernetes test resources do: fabric8's {@code Config} reads
+     * {@code kubernetes.*} from there, not from the application's configuration.
+     */
+    @Override
+    public Map<String, String> start() {
+        KubeControlPlane plane = KubeControlPlane.shared();
+        OperatorInstall.ensure(plane);
+        properties = plane.clientProperties(OperatorInstall.USER, OperatorInstall.GROUPS);
+        properties.forEach(System::setProperty);
+        return properties;
+    }
+
+    @Override
+    public void stop() {
+        // the control plane is shared by the JVM's tests and stops at its exit; the next test class configures its own
+        properties.keySet().forEach(System::clearProperty);
+    }
+}
