@@ -67,10 +67,6 @@ test-kube: kube-bins ## The real-API-server suite (@Tag kube) at KUBE_VERSION (d
 test-kube-matrix: ## The real-API-server suite on every supported version (test/kube/versions), building what is missing.
 	@set -e; for v in $(KUBE_VERSIONS); do echo "--- Kubernetes $$v"; $(MAKE) --no-print-directory test-kube KUBE_VERSION=$$v; done
 
-.PHONY: test-apiserver
-test-apiserver: ## Opt-in real-cluster suite (SSA field ownership); KUBECONFIG must point at a disposable cluster.
-	$(MVN) test -Dtest=FieldOwnershipApiServerTest -Daps.apiserver=true -Dsurefire.failIfNoSpecifiedTests=false
-
 .PHONY: verify
 verify: ## Drift checks: crds/, bundle/ and config/rbac against the build; config/ renders; install.yaml builds.
 	$(MVN) verify -Dtest='InstallManifestsTest,WebhookConfigurationTest,BundleTest,DockerfileTest' -Dsurefire.failIfNoSpecifiedTests=false

@@ -29,6 +29,16 @@ public final class KubeBinaries {
         }
     }
 
+    /** The supported release of a minor ("1.34" → "1.34.4"), from {@code test/kube/versions}. */
+    public static Optional<String> versionOf(String minor) {
+        try {
+            return Files.readAllLines(Path.of("test/kube/versions")).stream().map(String::trim)
+                    .filter(v -> v.startsWith(minor + ".")).findFirst();
+        } catch (IOException e) {
+            throw new UncheckedIOException("test/kube/versions: " + e.getMessage(), e);
+        }
+    }
+
     /** {@code ${APS_KUBE_DIR:-~/.cache/aps/kube}/<version>}. */
     public static Path dir(String version) {
         String base = setting("aps.kube.dir", "APS_KUBE_DIR");

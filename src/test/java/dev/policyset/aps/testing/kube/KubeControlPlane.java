@@ -49,14 +49,27 @@ import javax.net.ssl.TrustManagerFactory;
  * <p>One instance per test JVM ({@link #shared()}), so tests share it: each test names its objects uniquely.
  */
 public final class KubeControlPlane implements AutoCloseable {
-    /** What to start. {@code emulatedVersion} (e.g. "1.34") passes {@code --emulated-version}. */
-    public record Options(String version, boolean controllerManager, String emulatedVersion, List<String> apiServerFlags) {
+    /**
+     * What to start. {@code emulatedVersion} (e.g. "1.34") passes {@code --emulated-version}. {@code serverDefaults}:
+     * no flags of ours beyond the launcher's own, so the server serves exactly what that version serves by default
+     * (otherwise 1.34/1.35 get the MutatingAdmissionPolicy beta turned on, as the suite's policies need it).
+     */
+    public record Options(String version, boolean controllerManager, String emulatedVersion, boolean serverDefaults,
+                          List<String> apiServerFlags) {
         public static Options defaults() {
-            return new Options(KubeBinaries.version(), true, null, List.of());
+            return of(KubeBinaries.version());
         }
 
-        public Options emulating(String minor, List<String> flags) {
-            return new Options(version, controllerManager, minor, flags);
+        public static Options of(String version) {
+            return new Options(version, true, null, false, List.of());
+        }
+
+        public Options emulating(String minor) {
+            return new Options(version, controllerManager, minor, true, apiServerFlags);
+        }
+
+        public Options withServerDefaults() {
+            return new Options(version, controllerManager, emulatedVersion, true, apiServerFlags);
         }
     }
 
@@ -175,14 +188,14 @@ public final class KubeControlPlane implements AutoCloseable {
                 "--service-account-signing-key-file=" + pkiDir.resolve("sa.key"),
                 "--audit-policy-file=" + dir.resolve("audit-policy.yaml"), "--audit-log-path=" + dir.resolve("audit.log"),
                 "--audit-log-format=json", "--audit-log-mode=blocking", "--audit-log-maxsize=0"));
-        api.addAll(mutatingPolicyFlags(options.emulatedVersion() != null ? options.emulatedVersion() : options.version()));
         if (options.emulatedVersion() != null) {
             api.add("--emulated-version=" + options.emulatedVersion());
         }
-        api.addAll(options.apiServerFlags());
-        launch("kube-apiserver", api);
-        HttpClient tls = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).sslContext(sslContext(false)).connectTimeout(Duration.ofSeconds(2)).build();
-        await("kube-apiserver", Duration.ofSeconds(180), () -> get(tls, url() + "/readyz").equals("ok"));
+        if (!options.serverDefaults()) {
+            api.addAll(mutatingPolicyFlags(options.version()));
+        }
+        apiServerCommand = List.copyOf(api);
+        startApiServer(options.apiServerFlags());
 
         Path kubeconfig = writeKubeconfig(dir.resolve("admin.kubeconfig"), admin);
         if (options.controllerManager()) {
@@ -193,12 +206,57 @@ public final class KubeControlPlane implements AutoCloseable {
         }
     }
 
+    private List<String> apiServerCommand;
+    private Process apiServer;
+
+    private void startApiServer(List<String> extraFlags) throws IOException, InterruptedException {
+        List<String> api = new ArrayList<>(apiServerCommand);
+        api.addAll(extraFlags);
+        apiServer = launch("kube-apiserver", api);
+        HttpClient tls = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).sslContext(sslContext(false))
+                .connectTimeout(Duration.ofSeconds(2)).build();
+        await("kube-apiserver", Duration.ofSeconds(180), () -> get(tls, url() + "/readyz").equals("ok"));
+    }
+
+    /**
+     * Restarts kube-apiserver on the same port and etcd with other extra flags, as a cluster admin changing the
+     * server's flags (or an upgrade) would: clients reconnect, the stored objects stay.
+     */
+    public synchronized void restartApiServer(List<String> extraFlags) {
+        try {
+            // SIGKILL, as a crashed or replaced server: a graceful stop of kube-apiserver waits for its watchers
+            ProcessHandle.of(Long.parseLong(Files.readString(dir.resolve("kube-apiserver.pid")).trim()))
+                    .ifPresent(ProcessHandle::destroyForcibly);
+            if (!apiServer.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
+                throw new IllegalStateException("kube-apiserver did not stop");
+            }
+            processes.remove(apiServer);
+            startApiServer(extraFlags);
+        } catch (IllegalStateException e) {
+            throw new IllegalStateException(e.getMessage() + "\n" + logTail("kube-apiserver", 40), e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Restarts kube-apiserver without {@code --emulated-version}: the cluster upgraded from the emulated minor to the
+     * binary's own (what the compatibility-version upgrade path does), same etcd, same port.
+     */
+    public synchronized void upgradeApiServer() {
+        apiServerCommand = apiServerCommand.stream().filter(a -> !a.startsWith("--emulated-version=")).toList();
+        restartApiServer(List.of());
+    }
+
     /**
      * MutatingAdmissionPolicy is GA and on from 1.36; on 1.34/1.35 it is beta and off (gate and API group version).
-     * A test that wants the server's defaults passes its own flags through {@link Options#apiServerFlags()} and an
-     * emulated version with no MAP flags: see {@code withoutMutatingPolicyFlags}.
+     * With an emulated version none are added: the server keeps that version's defaults, and a test that wants the
+     * beta passes these through {@link Options#apiServerFlags()} (or {@link #restartApiServer}).
      */
-    static List<String> mutatingPolicyFlags(String version) {
+    public static List<String> mutatingPolicyFlags(String version) {
         int minor = Integer.parseInt(version.split("\\.")[1]);
         if (minor >= 36) {
             return List.of();
@@ -249,7 +307,7 @@ public final class KubeControlPlane implements AutoCloseable {
         p.put("kubernetes.certs.ca.data", b64(pki.caPem()));
         p.put("kubernetes.certs.client.data", b64(id.certPem()));
         p.put("kubernetes.certs.client.key.data", b64(id.keyPem()));
-        p.put("kubernetes.certs.client.key.algo", "EC");
+        p.put("kubernetes.certs.client.key.algo", "RSA");
         p.put("kubernetes.auth.tryKubeConfig", "false");
         p.put("kubernetes.auth.tryServiceAccount", "false");
         p.put("kubernetes.namespace", "default");
@@ -268,7 +326,7 @@ public final class KubeControlPlane implements AutoCloseable {
 
     private Config config(KubePki.Issued id) {
         return new ConfigBuilder(Config.empty()).withMasterUrl(url()).withCaCertData(b64(pki.caPem()))
-                .withClientCertData(b64(id.certPem())).withClientKeyData(b64(id.keyPem())).withClientKeyAlgo("EC")
+                .withClientCertData(b64(id.certPem())).withClientKeyData(b64(id.keyPem())).withClientKeyAlgo("RSA")
                 .withRequestTimeout(30_000).withConnectionTimeout(10_000).build();
     }
 
@@ -354,7 +412,7 @@ public final class KubeControlPlane implements AutoCloseable {
             Process p = processes.get(i);
             p.destroy();
             try {
-                if (!p.waitFor(15, java.util.concurrent.TimeUnit.SECONDS)) {
+                if (!p.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)) {
                     p.destroyForcibly();
                 }
             } catch (InterruptedException e) {
@@ -372,16 +430,24 @@ public final class KubeControlPlane implements AutoCloseable {
      * Starts a process under a guard: the guard (sh) ends it when the JVM is gone (checked every second) and
      * passes SIGTERM on, so {@link Process#destroy()} stops the real process and a killed JVM leaves nothing behind.
      */
-    private void launch(String name, List<String> command) throws IOException {
-        String guard = "jvm=$1; shift; \"$@\" & child=$!; trap 'kill -TERM $child 2>/dev/null; wait $child; exit 0' TERM INT; "
-                + "while kill -0 $child 2>/dev/null; do kill -0 $jvm 2>/dev/null || { kill -TERM $child; sleep 3; "
-                + "kill -KILL $child 2>/dev/null; exit 1; }; sleep 1 & wait $!; done; wait $child";
-        List<String> argv = new ArrayList<>(List.of("sh", "-c", guard, "guard", Long.toString(ProcessHandle.current().pid())));
+    private Process launch(String name, List<String> command) throws IOException {
+        // SIGTERM to the guard: SIGTERM to the process, SIGKILL if it is still there 10 s later (kube-apiserver's
+        // graceful shutdown can outlast a test's patience, and an orphan would keep the port).
+        String stop = "kill -TERM $child 2>/dev/null; i=0; while kill -0 $child 2>/dev/null && [ $i -lt 20 ]; do sleep 0.5; "
+                + "i=$((i+1)); done; kill -KILL $child 2>/dev/null; wait $child";
+        String guard = "jvm=$1; pidfile=$2; shift 2; \"$@\" & child=$!; echo $child > \"$pidfile\"; "
+                + "trap '" + stop + "; exit 0' TERM INT; "
+                + "while kill -0 $child 2>/dev/null; do kill -0 $jvm 2>/dev/null || { " + stop + "; exit 1; }; "
+                + "sleep 1 & wait $!; done; wait $child";
+        List<String> argv = new ArrayList<>(List.of("sh", "-c", guard, "guard", Long.toString(ProcessHandle.current().pid()),
+                dir.resolve(name + ".pid").toString()));
         argv.addAll(command);
         Path log = dir.resolve(name + ".log");
         Files.writeString(dir.resolve(name + ".cmd"), String.join(" ", command));
-        Process p = new ProcessBuilder(argv).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process p = new ProcessBuilder(argv).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
         processes.add(p);
+        return p;
     }
 
     private interface Probe {

@@ -80,15 +80,18 @@ public final class KubePki {
                 new GeneralName(GeneralName.iPAddress, "::1"), new GeneralName(GeneralName.dNSName, "localhost")));
         dnsNames.forEach(n -> names.add(new GeneralName(GeneralName.dNSName, n)));
         return issue(new X500NameBuilder(BCStyle.INSTANCE).addRDN(BCStyle.CN, commonName).build(),
-                KeyPurposeId.id_kp_serverAuth, new GeneralNames(names.toArray(GeneralName[]::new)), validity);
+                KeyPurposeId.id_kp_serverAuth, new GeneralNames(names.toArray(GeneralName[]::new)), validity, keyPair());
     }
 
-    /** A client certificate the API server reads as {@code user} in {@code groups}. */
+    /**
+     * A client certificate the API server reads as {@code user} in {@code groups}. RSA: fabric8 reads a kubeconfig's
+     * PKCS#8 key as RSA unless told otherwise (an EC one fails with "Invalid DER: object is not integer").
+     */
     public Issued client(String user, List<String> groups) {
         X500NameBuilder subject = new X500NameBuilder(BCStyle.INSTANCE);
         groups.forEach(g -> subject.addRDN(BCStyle.O, g));
         subject.addRDN(BCStyle.CN, user);
-        return issue(subject.build(), KeyPurposeId.id_kp_clientAuth, null, Duration.ofDays(7));
+        return issue(subject.build(), KeyPurposeId.id_kp_clientAuth, null, Duration.ofDays(7), rsaKeyPair());
     }
 
     /** A key pair for {@code --service-account-signing-key-file} / {@code --service-account-key-file}. */
@@ -98,8 +101,7 @@ public final class KubePki {
         write(publicKey, pem(key.getPublic()));
     }
 
-    private Issued issue(X500Name subject, KeyPurposeId purpose, GeneralNames sans, Duration validity) {
-        KeyPair key = keyPair();
+    private Issued issue(X500Name subject, KeyPurposeId purpose, GeneralNames sans, Duration validity, KeyPair key) {
         try {
             X500Name issuer = new X500Name(ca.getSubjectX500Principal().getName());
             X509v3CertificateBuilder b = builder(issuer, subject, key, validity);
@@ -127,6 +129,16 @@ public final class KubePki {
             ContentSigner contentSigner = new JcaContentSignerBuilder("SHA256withECDSA").build(signer.getPrivate());
             return new JcaX509CertificateConverter().getCertificate(b.build(contentSigner));
         } catch (GeneralSecurityException | org.bouncycastle.operator.OperatorCreationException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static KeyPair rsaKeyPair() {
+        try {
+            KeyPairGenerator g = KeyPairGenerator.getInstance("RSA");
+            g.initialize(2048);
+            return g.generateKeyPair();
+        } catch (GeneralSecurityException e) {
             throw new IllegalStateException(e);
         }
     }

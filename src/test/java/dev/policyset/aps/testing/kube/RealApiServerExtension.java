@@ -12,6 +12,15 @@ import java.util.Optional;
 public final class RealApiServerExtension implements ExecutionCondition, ParameterResolver {
     @Override
     public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
+        String minor = context.getTestClass().map(c -> c.getAnnotation(RealApiServer.class)).map(RealApiServer::minor).orElse("");
+        if (!minor.isEmpty()) {
+            Optional<String> version = KubeBinaries.versionOf(minor);
+            Optional<String> missing = version.isEmpty() ? Optional.of("no supported " + minor + " release in test/kube/versions")
+                    : KubeBinaries.missing(version.get());
+            if (missing.isPresent()) {
+                return ConditionEvaluationResult.disabled("needs Kubernetes " + minor + " (make test-kube-matrix builds it): " + missing.get());
+            }
+        }
         return skipReason().map(ConditionEvaluationResult::disabled)
                 .orElseGet(() -> ConditionEvaluationResult.enabled("Kubernetes " + KubeBinaries.version() + " binaries present"));
     }

@@ -2,18 +2,15 @@ package dev.policyset.aps.operator;
 
 import dev.policyset.aps.core.finding.Finding;
 import dev.policyset.aps.core.model.AdmissionKind;
+import dev.policyset.aps.testing.kube.KubeControlPlane;
+import dev.policyset.aps.testing.kube.RealApiServer;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ManagedFieldsEntry;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -25,45 +22,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * What the mock server cannot show, against a real API server: server-side apply field ownership (the operator
- * never fights cert-manager over {@code caBundle}, and takes back a hand-edited field), {@code dryRun=All}
- * storing nothing, and the API server's own rejection of a bad CEL expression as a finding.
- *
- * <p>Opt-in: runs only with {@code -Daps.apiserver=true} (or {@code APS_APISERVER=true}) and a reachable cluster
- * from the current kubeconfig, on which it creates and deletes cluster-scoped objects named {@code aps-it-*}.
- * Otherwise every test is skipped with the reason.
- * {@code mvn -B test -Dtest=FieldOwnershipApiServerTest -Daps.apiserver=true}
+ * What the mock server cannot show, against the real API server of the tests ({@link KubeControlPlane}):
+ * server-side apply field ownership (the operator never fights cert-manager over {@code caBundle}, and takes back
+ * a hand-edited field), {@code dryRun=All} storing nothing, and the API server's own rejection of a bad CEL
+ * expression as a finding. It drives {@link ClusterObjects} directly, without the operator around it.
  */
-@Tag("apiserver")
-class FieldOwnershipApiServerTest {
+@RealApiServer
+class FieldOwnershipRealServerTest {
     private static final String VWC = "aps-it-webhook";
     private static final String VAP = "aps-it-policy";
     private static KubernetesClient client;
     private static ClusterObjects objects;
 
-    private static String skipReason;
-
     @BeforeAll
     static void connect() {
-        boolean optedIn = Boolean.getBoolean("aps.apiserver") || "true".equalsIgnoreCase(System.getenv("APS_APISERVER"));
-        if (!optedIn) {
-            skipReason = "real-cluster suite is opt-in: pass -Daps.apiserver=true with KUBECONFIG pointing at a "
-                    + "disposable cluster (e.g. kind)";
-            return;
-        }
-        try {
-            client = new KubernetesClientBuilder().withConfig(Config.autoConfigure(null)).build();
-            client.getKubernetesVersion();
-        } catch (RuntimeException e) {
-            skipReason = "no reachable API server from the current kubeconfig: " + e.getMessage();
-            return;
-        }
+        client = KubeControlPlane.shared().admin();
         objects = new ClusterObjects(client);
-    }
-
-    @BeforeEach
-    void requireCluster() {
-        Assumptions.assumeTrue(skipReason == null, skipReason);
     }
 
     @AfterAll
@@ -72,7 +46,6 @@ class FieldOwnershipApiServerTest {
             for (var kind : List.of(AdmissionKind.VALIDATING_WEBHOOK_CONFIGURATION, AdmissionKind.VALIDATING_ADMISSION_POLICY)) {
                 client.genericKubernetesResources(ManagedKinds.context(kind, "v1")).withName(kind == AdmissionKind.VALIDATING_ADMISSION_POLICY ? VAP : VWC).delete();
             }
-            client.close();
         }
     }
 
