@@ -183,10 +183,11 @@ class InstallManifestsTest {
         assertEquals(Map.of("view", view, "edit", edit, "admin", admin), byAggregation);
     }
 
+    /** patch: fabric8 renews and releases the Lease with a JSON merge patch (PackagedOperatorRealServerIT). */
     @Test
     void leaderElectionIsANamespacedLeaseGrant() {
         assertEquals(Set.of("coordination.k8s.io/leases:get", "coordination.k8s.io/leases:create",
-                "coordination.k8s.io/leases:update"), grants(one("Role").path("rules")));
+                "coordination.k8s.io/leases:update", "coordination.k8s.io/leases:patch"), grants(one("Role").path("rules")));
     }
 
     @Test

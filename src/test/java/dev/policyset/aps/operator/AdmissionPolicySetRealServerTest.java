@@ -12,7 +12,6 @@ import dev.policyset.aps.testing.kube.RealApiServer;
 import dev.policyset.aps.testing.kube.RealApiServerResource;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
-import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ManagedFieldsEntry;
@@ -36,6 +35,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import static dev.policyset.aps.operator.testing.SetStatus.assertCondition;
+import static dev.policyset.aps.operator.testing.SetStatus.conditionIs;
+import static dev.policyset.aps.operator.testing.SetStatus.objectName;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -329,17 +331,6 @@ class AdmissionPolicySetRealServerTest {
         throw new AssertionError(resource + " not in " + events);
     }
 
-    private static String objectName(String set, AdmissionKind kind) {
-        return set + "-" + switch (kind) {
-            case VALIDATING_ADMISSION_POLICY -> "vap";
-            case VALIDATING_ADMISSION_POLICY_BINDING -> "vap-binding";
-            case MUTATING_ADMISSION_POLICY -> "map";
-            case MUTATING_ADMISSION_POLICY_BINDING -> "map-binding";
-            case VALIDATING_WEBHOOK_CONFIGURATION -> "vwc";
-            case MUTATING_WEBHOOK_CONFIGURATION -> "mwc";
-        };
-    }
-
     private AdmissionPolicySet create(AdmissionPolicySet set) {
         synchronized (CREATED) {
             CREATED.add(set.getMetadata().getName());
@@ -401,22 +392,6 @@ class AdmissionPolicySetRealServerTest {
 
     private double reconciles() {
         return registry.find("aps.reconciles").counters().stream().mapToDouble(Counter::count).sum();
-    }
-
-    private static boolean conditionIs(AdmissionPolicySet set, String type, String status) {
-        return set != null && set.getStatus() != null && set.getStatus().getConditions() != null
-                && set.getStatus().getConditions().stream().anyMatch(c -> c.getType().equals(type) && c.getStatus().equals(status));
-    }
-
-    private static void assertCondition(AdmissionPolicySet set, String type, String status, String reason) {
-        Condition c = set.getStatus().getConditions().stream().filter(x -> x.getType().equals(type)).findFirst()
-                .orElseThrow(() -> new AssertionError("no condition " + type));
-        assertEquals(status, c.getStatus(), type + ": " + c.getMessage());
-        if (reason != null) {
-            assertEquals(reason, c.getReason(), type + ": " + c.getMessage());
-        }
-        assertEquals(set.getMetadata().getGeneration(), c.getObservedGeneration(), type + " observedGeneration");
-        assertFalse(c.getLastTransitionTime() == null || c.getLastTransitionTime().isEmpty());
     }
 
     private static void sleep(Duration d) {

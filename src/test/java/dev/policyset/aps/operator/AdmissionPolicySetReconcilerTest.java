@@ -8,7 +8,6 @@ import dev.policyset.aps.operator.testing.ApplyAwareDispatcher;
 import dev.policyset.aps.operator.testing.ApplyAwareDispatcher.Request;
 import dev.policyset.aps.operator.testing.ApsMockServer;
 import dev.policyset.aps.operator.testing.Sets;
-import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -28,6 +27,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import static dev.policyset.aps.operator.testing.SetStatus.assertCondition;
+import static dev.policyset.aps.operator.testing.SetStatus.condition;
+import static dev.policyset.aps.operator.testing.SetStatus.conditionIs;
+import static dev.policyset.aps.operator.testing.SetStatus.objectName;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -208,18 +211,6 @@ class AdmissionPolicySetReconcilerTest {
 
     // ------------------------------------------------------------------------------------------------ helpers
 
-    /** The names {@link Sets#six} gives its objects. */
-    private static String objectName(String set, AdmissionKind kind) {
-        return set + "-" + switch (kind) {
-            case VALIDATING_ADMISSION_POLICY -> "vap";
-            case VALIDATING_ADMISSION_POLICY_BINDING -> "vap-binding";
-            case MUTATING_ADMISSION_POLICY -> "map";
-            case MUTATING_ADMISSION_POLICY_BINDING -> "map-binding";
-            case VALIDATING_WEBHOOK_CONFIGURATION -> "vwc";
-            case MUTATING_WEBHOOK_CONFIGURATION -> "mwc";
-        };
-    }
-
     private AdmissionPolicySet create(AdmissionPolicySet set) {
         return client.resource(set).create();
     }
@@ -271,25 +262,6 @@ class AdmissionPolicySetReconcilerTest {
 
     private double reconciles() {
         return registry.find("aps.reconciles").counters().stream().mapToDouble(Counter::count).sum();
-    }
-
-    private static Condition condition(AdmissionPolicySet set, String type) {
-        return set.getStatus().getConditions().stream().filter(c -> c.getType().equals(type)).findFirst()
-                .orElseThrow(() -> new AssertionError("no condition " + type));
-    }
-
-    private static boolean conditionIs(AdmissionPolicySet set, String type, String status) {
-        return set != null && set.getStatus() != null && set.getStatus().getConditions() != null
-                && set.getStatus().getConditions().stream().anyMatch(c -> c.getType().equals(type) && c.getStatus().equals(status));
-    }
-
-    private static void assertCondition(AdmissionPolicySet set, String type, String status, String reason) {
-        Condition c = condition(set, type);
-        assertEquals(status, c.getStatus(), type + ": " + c.getMessage());
-        if (reason != null) {
-            assertEquals(reason, c.getReason(), type + ": " + c.getMessage());
-        }
-        assertEquals(set.getMetadata().getGeneration(), c.getObservedGeneration(), type + " observedGeneration");
     }
 
     private static io.fabric8.mockwebserver.http.MockResponse invalid(String name, String field, String message) {

@@ -4,7 +4,7 @@ import dev.policyset.aps.api.v1alpha1.AdmissionPolicySet;
 import dev.policyset.aps.core.model.AdmissionKind;
 import dev.policyset.aps.operator.testing.Sets;
 import dev.policyset.aps.testing.kube.KubeControlPlane;
-import dev.policyset.aps.testing.kube.OlderApiServerResource;
+import dev.policyset.aps.testing.kube.OwnApiServerResource;
 import dev.policyset.aps.testing.kube.RealApiServer;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
  * them) and the running operator applies at v1beta1 without a restart. Needs the 1.34 binaries (the matrix).
  */
 @QuarkusTest
-@QuarkusTestResource(value = OlderApiServerResource.class, restrictToAnnotatedClass = true,
+@QuarkusTestResource(value = OwnApiServerResource.class, restrictToAnnotatedClass = true,
         initArgs = @ResourceArg(name = "minor", value = "1.34"))
 @RealApiServer(minor = "1.34")
 class MutatingPolicyBetaRealServerTest {
@@ -32,7 +32,7 @@ class MutatingPolicyBetaRealServerTest {
 
     @Test
     void turningTheBetaOnNeedsNoOperatorRestartAndAppliesAtV1beta1() {
-        KubeControlPlane plane = OlderApiServerResource.current();
+        KubeControlPlane plane = OwnApiServerResource.current();
         KubernetesClient admin = plane.admin();
         admin.resource(Sets.six("beta-map", "m")).create();
         await().atMost(WAIT).until(() -> get(admin, "beta-map"), s -> s != null && s.getStatus() != null && s.getStatus().getConditions()

@@ -3,7 +3,7 @@ package dev.policyset.aps.operator;
 import dev.policyset.aps.api.v1alpha1.AdmissionPolicySet;
 import dev.policyset.aps.core.model.AdmissionKind;
 import dev.policyset.aps.operator.testing.Sets;
-import dev.policyset.aps.testing.kube.EmulatedApiServerResource;
+import dev.policyset.aps.testing.kube.OwnApiServerResource;
 import dev.policyset.aps.testing.kube.KubeControlPlane;
 import dev.policyset.aps.testing.kube.OperatorInstall;
 import dev.policyset.aps.testing.kube.RealApiServer;
@@ -33,7 +33,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * v1 API that 1.34 does not serve). The newest version's v1 is in {@link AdmissionPolicySetRealServerTest}.
  */
 @QuarkusTest
-@QuarkusTestResource(value = EmulatedApiServerResource.class, restrictToAnnotatedClass = true,
+@QuarkusTestResource(value = OwnApiServerResource.class, restrictToAnnotatedClass = true,
         initArgs = @ResourceArg(name = "emulated-version", value = "1.34"))
 @RealApiServer
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -41,7 +41,7 @@ class MutatingPolicyVersionsRealServerTest {
     private static final Duration WAIT = Duration.ofSeconds(90);
 
     private KubeControlPlane plane() {
-        return EmulatedApiServerResource.current();
+        return OwnApiServerResource.current();
     }
 
     private KubernetesClient admin() {

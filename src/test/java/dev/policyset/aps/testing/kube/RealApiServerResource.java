@@ -18,9 +18,14 @@ public class RealApiServerResource implements QuarkusTestResourceLifecycleManage
      */
     @Override
     public Map<String, String> start() {
-        KubeControlPlane plane = KubeControlPlane.shared();
+        properties = connectOperator(KubeControlPlane.shared());
+        return properties;
+    }
+
+    /** Installs config/default on {@code plane}; the operator's client properties, also set as system properties. */
+    static Map<String, String> connectOperator(KubeControlPlane plane) {
         OperatorInstall.ensure(plane);
-        properties = plane.clientProperties(OperatorInstall.USER, OperatorInstall.GROUPS);
+        Map<String, String> properties = plane.clientProperties(OperatorInstall.USER, OperatorInstall.GROUPS);
         properties.forEach(System::setProperty);
         return properties;
     }
