@@ -61,7 +61,7 @@ kube-bins: ## Build kube-apiserver, kube-controller-manager, kubectl and etcd $(
 
 .PHONY: test-kube
 test-kube: kube-bins ## The real-API-server suite (@Tag kube) at KUBE_VERSION (default: the newest supported).
-	$(MVN) test -Dgroups=kube -Daps.kube.version=$(KUBE_VERSION) -Daps.kube.required=true -Dsurefire.failIfNoSpecifiedTests=false
+	$(MVN) verify -Dgroups=kube -Daps.kube.version=$(KUBE_VERSION) -Daps.kube.required=true -Dsurefire.failIfNoSpecifiedTests=false -Dfailsafe.failIfNoSpecifiedTests=false
 
 .PHONY: test-kube-matrix
 test-kube-matrix: ## The real-API-server suite on every supported version (test/kube/versions), building what is missing.
