@@ -75,13 +75,15 @@ class MutatingPolicyVersionsRealServerTest {
 
     @Test
     @Order(3)
-    void anUpgradeToAServerThatServesThemNeedsNoOperatorRestartAndAppliesAtV1() {
-        plane().upgradeApiServer(); // 1.34 -> the binary's own minor, where MutatingAdmissionPolicy is GA
+    void anUpgradeToAServerThatServesThemNeedsNoOperatorRestart() {
+        // 1.34 -> the binary's own minor: GA (v1) from 1.36; on a 1.35 binary the admin also turns the beta on
+        plane().upgradeApiServer(KubeControlPlane.mutatingPolicyFlags(plane().version()));
+        String served = Integer.parseInt(plane().version().split("\\.")[1]) >= 36 ? "v1" : "v1beta1";
         AdmissionPolicySet ready = await().atMost(WAIT).until(() -> get("emu-nomap"), s -> s != null && s.getStatus().getConditions()
                 .stream().anyMatch(c -> c.getType().equals("Ready") && c.getStatus().equals("True")));
-        assertEquals("admissionregistration.k8s.io/v1", ready.getStatus().getResources().stream()
+        assertEquals("admissionregistration.k8s.io/" + served, ready.getStatus().getResources().stream()
                 .filter(r -> r.getKind().equals("MutatingAdmissionPolicy")).findFirst().orElseThrow().getApiVersion());
-        assertNotNull(admin().genericKubernetesResources(ManagedKinds.context(AdmissionKind.MUTATING_ADMISSION_POLICY, "v1"))
+        assertNotNull(admin().genericKubernetesResources(ManagedKinds.context(AdmissionKind.MUTATING_ADMISSION_POLICY, served))
                 .withName("emu-nomap-map").get(), "applied at the newly served version");
     }
 

@@ -46,7 +46,9 @@ import javax.net.ssl.TrustManagerFactory;
  * that ends it when the JVM goes away, even by SIGKILL, and each instance's directory is removed on close (or
  * swept by the next start when its JVM died).
  *
- * <p>One instance per test JVM ({@link #shared()}), so tests share it: each test names its objects uniquely.
+ * <p>One instance per test JVM and class loader ({@link #shared()}), so tests share it: each test names its objects
+ * uniquely. Quarkus tests run in a class loader per application, so each {@code @QuarkusTest} class that restarts the
+ * application gets a fresh one, stopped with it ({@link #closeShared()}).
  */
 public final class KubeControlPlane implements AutoCloseable {
     /**
@@ -123,6 +125,18 @@ public final class KubeControlPlane implements AutoCloseable {
             shared = plane;
         }
         return shared;
+    }
+
+    /**
+     * Stops this class loader's shared control plane now rather than at JVM exit. Each {@code @QuarkusTest}
+     * application has a class loader of its own, so it gets its own "shared" plane; its test resource closes it
+     * when the application stops, so that planes do not pile up while later classes run.
+     */
+    public static synchronized void closeShared() {
+        if (shared != null) {
+            shared.close();
+            shared = null;
+        }
     }
 
     /** Starts a control plane; throws with the processes' last log lines when one does not come up. */
@@ -246,9 +260,9 @@ public final class KubeControlPlane implements AutoCloseable {
      * Restarts kube-apiserver without {@code --emulated-version}: the cluster upgraded from the emulated minor to the
      * binary's own (what the compatibility-version upgrade path does), same etcd, same port.
      */
-    public synchronized void upgradeApiServer() {
+    public synchronized void upgradeApiServer(List<String> extraFlags) {
         apiServerCommand = apiServerCommand.stream().filter(a -> !a.startsWith("--emulated-version=")).toList();
-        restartApiServer(List.of());
+        restartApiServer(extraFlags);
     }
 
     /**

@@ -7,7 +7,7 @@ import java.util.Map;
 /**
  * Quarkus test resource: the operator under test talks to the shared real control plane as its own
  * ServiceAccount (config/rbac judged by the real authorizer), with the CRD and RBAC of config/default installed.
- * The control plane outlives the Quarkus application (it is the JVM's; see {@link KubeControlPlane#shared()}).
+ * The plane is this application's class loader's shared one, stopped with the application.
  */
 public class RealApiServerResource implements QuarkusTestResourceLifecycleManager {
     private Map<String, String> properties = Map.of();
@@ -32,7 +32,7 @@ public class RealApiServerResource implements QuarkusTestResourceLifecycleManage
 
     @Override
     public void stop() {
-        // the control plane is shared by the JVM's tests and stops at its exit; the next test class configures its own
         properties.keySet().forEach(System::clearProperty);
+        KubeControlPlane.closeShared(); // this application's class loader's plane (see there)
     }
 }
