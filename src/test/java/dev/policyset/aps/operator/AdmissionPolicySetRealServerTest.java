@@ -4,6 +4,7 @@ import dev.policyset.aps.api.v1alpha1.AdmissionPolicySet;
 import dev.policyset.aps.api.v1alpha1.DeletionPolicy;
 import dev.policyset.aps.api.v1alpha1.FindingStatus;
 import dev.policyset.aps.core.model.AdmissionKind;
+import dev.policyset.aps.operator.testing.SetStatus;
 import dev.policyset.aps.operator.testing.Sets;
 import dev.policyset.aps.testing.kube.KubeControlPlane;
 import dev.policyset.aps.testing.kube.KubeControlPlane.AuditEvent;
@@ -339,20 +340,15 @@ class AdmissionPolicySetRealServerTest {
     }
 
     private void replaceSpec(String name, AdmissionPolicySet next) {
-        admin.resources(AdmissionPolicySet.class).withName(name).edit(s -> {
-            s.setSpec(next.getSpec());
-            return s;
-        });
+        SetStatus.replaceSpec(admin, name, next);
     }
 
     private AdmissionPolicySet get(String name) {
-        return admin.resources(AdmissionPolicySet.class).withName(name).get();
+        return SetStatus.get(admin, name);
     }
 
     private AdmissionPolicySet awaitReady(String name, long generation) {
-        return await().atMost(WAIT).pollInterval(Duration.ofMillis(200)).until(() -> get(name),
-                s -> s != null && s.getStatus() != null && s.getStatus().getObservedGeneration() != null
-                        && s.getStatus().getObservedGeneration() == generation && conditionIs(s, "Ready", "True"));
+        return SetStatus.awaitReady(admin, name, generation, WAIT);
     }
 
     private io.fabric8.kubernetes.client.dsl.NonNamespaceOperation<GenericKubernetesResource,

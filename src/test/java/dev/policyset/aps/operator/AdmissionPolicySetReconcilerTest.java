@@ -7,6 +7,7 @@ import dev.policyset.aps.core.model.AdmissionKind;
 import dev.policyset.aps.operator.testing.ApplyAwareDispatcher;
 import dev.policyset.aps.operator.testing.ApplyAwareDispatcher.Request;
 import dev.policyset.aps.operator.testing.ApsMockServer;
+import dev.policyset.aps.operator.testing.SetStatus;
 import dev.policyset.aps.operator.testing.Sets;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -216,20 +217,15 @@ class AdmissionPolicySetReconcilerTest {
     }
 
     private void replaceSpec(String name, AdmissionPolicySet next) {
-        client.resources(AdmissionPolicySet.class).withName(name).edit(s -> {
-            s.setSpec(next.getSpec());
-            return s;
-        });
+        SetStatus.replaceSpec(client, name, next);
     }
 
     private AdmissionPolicySet get(String name) {
-        return client.resources(AdmissionPolicySet.class).withName(name).get();
+        return SetStatus.get(client, name);
     }
 
     private AdmissionPolicySet awaitReady(String name, long generation) {
-        return await().atMost(WAIT).pollInterval(Duration.ofMillis(200)).until(() -> get(name),
-                s -> s != null && s.getStatus() != null && s.getStatus().getObservedGeneration() != null
-                        && s.getStatus().getObservedGeneration() == generation && conditionIs(s, "Ready", "True"));
+        return SetStatus.awaitReady(client, name, generation, WAIT);
     }
 
     private Optional<GenericKubernetesResource> live(AdmissionKind kind, String name) {

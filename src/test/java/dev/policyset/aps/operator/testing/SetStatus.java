@@ -3,12 +3,36 @@ package dev.policyset.aps.operator.testing;
 import dev.policyset.aps.api.v1alpha1.AdmissionPolicySet;
 import dev.policyset.aps.core.model.AdmissionKind;
 import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+
+import java.time.Duration;
+
+import static org.awaitility.Awaitility.await;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** Reading a set's status in tests: its conditions, and the names {@link Sets#six} gives its objects. */
+/** Reading and changing sets in tests: their conditions, the names {@link Sets#six} gives its objects, Ready. */
 public final class SetStatus {
     private SetStatus() {}
+
+    public static AdmissionPolicySet get(KubernetesClient client, String name) {
+        return client.resources(AdmissionPolicySet.class).withName(name).get();
+    }
+
+    /** Replaces the stored set's spec with {@code next}'s (a new generation). */
+    public static void replaceSpec(KubernetesClient client, String name, AdmissionPolicySet next) {
+        client.resources(AdmissionPolicySet.class).withName(name).edit(s -> {
+            s.setSpec(next.getSpec());
+            return s;
+        });
+    }
+
+    /** Waits until the set reports Ready=True for {@code generation}. */
+    public static AdmissionPolicySet awaitReady(KubernetesClient client, String name, long generation, Duration wait) {
+        return await().atMost(wait).pollInterval(Duration.ofMillis(200)).until(() -> get(client, name),
+                s -> s != null && s.getStatus() != null && s.getStatus().getObservedGeneration() != null
+                        && s.getStatus().getObservedGeneration() == generation && conditionIs(s, "Ready", "True"));
+    }
 
     public static String objectName(String set, AdmissionKind kind) {
         return set + "-" + switch (kind) {
