@@ -79,7 +79,17 @@ public final class InputFiles {
         for (Path path : paths) {
             if (isStdin(path)) {
                 files++;
+                int before = documents.size();
+                int problemsBefore = problems.size();
                 read(STDIN_NAME, () -> readAtMost(stdin, Yaml.MAX_INPUT_BYTES), documents, problems);
+                boolean nothing = documents.subList(before, documents.size()).stream()
+                        .allMatch(d -> d.content() == null || d.content().isNull() || d.content().isMissingNode());
+                if (nothing && problems.size() == problemsBefore) {
+                    // As an empty directory is: `kubectl kustomize ... | aps validate -` must not pass when the
+                    // command before the pipe printed nothing.
+                    problems.add(new Problem(UNREADABLE, STDIN_NAME, null, "standard input has no YAML or JSON "
+                            + "documents; if it comes from a pipe, check that the command before it printed something"));
+                }
                 continue;
             }
             List<Path> found;

@@ -133,6 +133,22 @@ class StdinInputTest {
         assertEquals(ExitCodes.USAGE_OR_INPUT, render.exit());
     }
 
+    /** As an empty directory is: a pipe whose first command printed nothing must not pass. */
+    @Test
+    void emptyStdinIsUnreadableInput() throws IOException {
+        for (String nothing : new String[] {"", "\n\n", "# only a comment\n---\n"}) {
+            RenderCommandTest.Run r = runWithStdin(stdin(nothing), "validate", "-o", "json", "-");
+            assertEquals(ExitCodes.USAGE_OR_INPUT, r.exit(), "'" + nothing + "': " + r.out() + r.err());
+            JsonNode f = JSON.readTree(r.out()).get("findings").get(0);
+            assertEquals("input/Unreadable", f.get("rule").asText());
+            assertEquals("<stdin>", f.get("file").asText());
+            assertTrue(f.get("message").asText().contains("standard input has no YAML or JSON documents"), f.toString());
+            assertEquals(ExitCodes.USAGE_OR_INPUT, runWithStdin(stdin(nothing), "render", "-").exit());
+        }
+        // One document on stdin is input (as before); an empty stdin is reported even beside other files, as an empty directory is.
+        assertEquals(ExitCodes.OK, runWithStdin(stdin(POLICY + "---\n" + BINDING), "validate", "-").exit());
+    }
+
     @Test
     void unparseableStdinIsReportedWithItsLine() throws IOException {
         RenderCommandTest.Run r = runWithStdin(stdin("apiVersion: v1\nkind: [unclosed\n"), "validate", "-o", "json", "-");
