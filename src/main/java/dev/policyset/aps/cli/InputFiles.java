@@ -82,9 +82,8 @@ public final class InputFiles {
                 int before = documents.size();
                 int problemsBefore = problems.size();
                 read(STDIN_NAME, () -> readAtMost(stdin, Yaml.MAX_INPUT_BYTES), documents, problems);
-                boolean nothing = documents.subList(before, documents.size()).stream()
-                        .allMatch(d -> d.content() == null || d.content().isNull() || d.content().isMissingNode());
-                if (nothing && problems.size() == problemsBefore) {
+                // Yaml.parse already skips empty documents (blank, comments only, a bare ---)
+                if (documents.size() == before && problems.size() == problemsBefore) {
                     // As an empty directory is: `kubectl kustomize ... | aps validate -` must not pass when the
                     // command before the pipe printed nothing.
                     problems.add(new Problem(UNREADABLE, STDIN_NAME, null, "standard input has no YAML or JSON "
