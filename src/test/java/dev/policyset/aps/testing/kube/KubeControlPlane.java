@@ -95,7 +95,7 @@ public final class KubeControlPlane implements AutoCloseable {
     private final int apiPort;
     private final KubePki.Issued admin;
     private KubernetesClient adminClient;
-    private int auditLinesRead;
+    private long auditBytesRead;
     private final List<AuditEvent> audit = new ArrayList<>();
 
     private KubeControlPlane(Options options) throws IOException {
@@ -371,25 +371,37 @@ public final class KubeControlPlane implements AutoCloseable {
         if (!Files.exists(log)) {
             return List.copyOf(audit);
         }
-        try {
-            List<String> lines = Files.readAllLines(log);
-            for (int i = auditLinesRead; i < lines.size(); i++) {
-                String line = lines.get(i);
-                if (line.isBlank() || !line.endsWith("}")) {
-                    break; // a line being written
+        // Only what was appended since the last call (the tests poll; the log grows to tens of thousands of lines),
+        // and only complete lines: the last one may still be being written.
+        try (java.nio.channels.FileChannel in = java.nio.channels.FileChannel.open(log)) {
+            long size = in.size();
+            if (size > auditBytesRead) {
+                java.nio.ByteBuffer buffer = java.nio.ByteBuffer.allocate(Math.toIntExact(size - auditBytesRead));
+                in.read(buffer, auditBytesRead);
+                byte[] bytes = buffer.array();
+                int end = buffer.position();
+                while (end > 0 && bytes[end - 1] != '\n') {
+                    end--;
                 }
-                JsonNode e = JSON.readTree(line);
-                JsonNode ref = e.path("objectRef");
-                audit.add(new AuditEvent(e.path("user").path("username").asText(), e.path("verb").asText(),
-                        ref.path("resource").asText(null), ref.path("subresource").asText(null), ref.path("name").asText(null),
-                        e.path("responseStatus").path("code").asInt(), e.path("requestURI").asText().contains("dryRun="),
-                        e.path("requestURI").asText(), Instant.parse(e.path("requestReceivedTimestamp").asText())));
-                auditLinesRead = i + 1;
+                for (String line : new String(bytes, 0, end, StandardCharsets.UTF_8).split("\n")) {
+                    if (!line.isBlank()) {
+                        audit.add(auditEvent(JSON.readTree(line)));
+                    }
+                }
+                auditBytesRead += end;
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         return List.copyOf(audit);
+    }
+
+    private static AuditEvent auditEvent(JsonNode e) {
+        JsonNode ref = e.path("objectRef");
+        return new AuditEvent(e.path("user").path("username").asText(), e.path("verb").asText(),
+                ref.path("resource").asText(null), ref.path("subresource").asText(null), ref.path("name").asText(null),
+                e.path("responseStatus").path("code").asInt(), e.path("requestURI").asText().contains("dryRun="),
+                e.path("requestURI").asText(), Instant.parse(e.path("requestReceivedTimestamp").asText()));
     }
 
     /** The audit events from {@code user} after {@code from} (index into {@link #audit()}). */
