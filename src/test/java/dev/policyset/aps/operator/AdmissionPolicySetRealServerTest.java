@@ -11,7 +11,6 @@ import dev.policyset.aps.testing.kube.KubeControlPlane.AuditEvent;
 import dev.policyset.aps.testing.kube.OperatorInstall;
 import dev.policyset.aps.testing.kube.RealApiServer;
 import dev.policyset.aps.testing.kube.RealApiServerResource;
-import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -19,7 +18,6 @@ import io.fabric8.kubernetes.api.model.ManagedFieldsEntry;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -41,8 +39,6 @@ import static dev.policyset.aps.operator.testing.SetStatus.conditionIs;
 import static dev.policyset.aps.operator.testing.SetStatus.objectName;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -81,7 +77,7 @@ class AdmissionPolicySetRealServerTest {
     @Order(1)
     void createBecomesReadyWithTheRealObjectsPoliciesBeforeBindings() {
         int mark = plane.audit().size();
-        AdmissionPolicySet set = create(Sets.six("real-fresh", "needs a team label"));
+        create(Sets.six("real-fresh", "needs a team label"));
         AdmissionPolicySet ready = awaitReady("real-fresh", 1);
         plane.auditQuiet(Duration.ofSeconds(1), WAIT);
         List<AuditEvent> writes = operatorWrites(mark);
@@ -112,7 +108,6 @@ class AdmissionPolicySetRealServerTest {
         assertEquals(1, writes.stream().filter(e -> "status".equals(e.subresource()) && "real-fresh".equals(e.name())
                 && e.code() == 200).count(), "one status write: " + writes);
         awaitEvent("real-fresh", "Applied");
-        assertNotNull(set);
     }
 
     @Test
@@ -121,11 +116,11 @@ class AdmissionPolicySetRealServerTest {
         create(Sets.six("real-steady", "needs a team label"));
         awaitReady("real-steady", 1);
         plane.auditQuiet(Duration.ofSeconds(2), WAIT);
-        double before = reconciles();
+        double before = SetStatus.reconciles(registry);
         int mark = plane.audit().size();
         sleep(Duration.ofSeconds(7)); // periodic resyncs every 2 s in tests
         plane.auditQuiet(Duration.ofMillis(500), WAIT);
-        assertTrue(reconciles() - before >= 2, "expected periodic resyncs during the window, got " + (reconciles() - before));
+        assertTrue(SetStatus.reconciles(registry) - before >= 2, "expected periodic resyncs during the window, got " + (SetStatus.reconciles(registry) - before));
         assertEquals(List.of(), operatorWrites(mark), "a no-op resync against a real server (which defaults fields the "
                 + "set leaves out) must not write, not even status or events");
     }
@@ -137,7 +132,7 @@ class AdmissionPolicySetRealServerTest {
         awaitReady("real-upd", 1);
         replaceSpec("real-upd", Sets.six("real-upd", "second message"));
         awaitReady("real-upd", 2);
-        assertEquals("second message", vapMessage("real-upd-vap"));
+        assertEquals("second message", SetStatus.vapMessage(admin, "real-upd-vap"));
 
         AdmissionPolicySet broken = Sets.six("real-upd", "third message");
         broken.getSpec().getValidatingPolicies().get(0).getPolicy().getValidations().get(0).setExpression("has(objekt.metadata)");
@@ -146,7 +141,7 @@ class AdmissionPolicySetRealServerTest {
         AdmissionPolicySet stalled = await().atMost(WAIT).until(() -> get("real-upd"), s -> s.getStatus().getObservedGeneration() == 3
                 && conditionIs(s, "Stalled", "True"));
         assertCondition(stalled, "Ready", "False", "ValidationFailed");
-        assertEquals("second message", vapMessage("real-upd-vap"), "the last good policy stays");
+        assertEquals("second message", SetStatus.vapMessage(admin, "real-upd-vap"), "the last good policy stays");
         plane.auditQuiet(Duration.ofSeconds(1), WAIT);
         assertTrue(operatorWrites(mark).stream().noneMatch(e -> e.name() != null && e.name().startsWith("real-upd-")),
                 "nothing applied: " + operatorWrites(mark));
@@ -182,7 +177,7 @@ class AdmissionPolicySetRealServerTest {
                     spec.put("failurePolicy", "Ignore");
                     return r;
                 });
-        await().atMost(WAIT).until(() -> "Fail".equals(vapField("real-drift-vap", "failurePolicy")));
+        await().atMost(WAIT).until(() -> "Fail".equals(SetStatus.vapField(admin, "real-drift-vap", "failurePolicy")));
         admin.genericKubernetesResources(ManagedKinds.context(AdmissionKind.MUTATING_WEBHOOK_CONFIGURATION, "v1"))
                 .withName("real-drift-mwc").delete();
         await().atMost(WAIT).until(() -> live(AdmissionKind.MUTATING_WEBHOOK_CONFIGURATION, "real-drift-mwc").isPresent());
@@ -192,7 +187,7 @@ class AdmissionPolicySetRealServerTest {
     @Test
     @Order(6)
     void deletionWithDeleteRemovesEverythingAndTheGarbageCollectorIsLive() {
-        AdmissionPolicySet set = create(Sets.six("real-doomed", "m"));
+        create(Sets.six("real-doomed", "m"));
         AdmissionPolicySet ready = awaitReady("real-doomed", 1);
         // The control: a dependent only the garbage collector removes, so the Orphan test below means something.
         admin.configMaps().inNamespace("default").resource(new ConfigMapBuilder().withNewMetadata().withName("real-doomed-dependent")
@@ -210,7 +205,6 @@ class AdmissionPolicySetRealServerTest {
         assertTrue(deletes.indexOf("validatingadmissionpolicybindings") < deletes.indexOf("validatingadmissionpolicies"), deletes.toString());
         await().atMost(Duration.ofSeconds(90)).until(() -> admin.configMaps().inNamespace("default")
                 .withName("real-doomed-dependent").get() == null);
-        assertNotNull(set);
     }
 
     @Test
@@ -278,7 +272,7 @@ class AdmissionPolicySetRealServerTest {
         create(Sets.validating("real-grabby", "real-taken", "real-grabby-own"));
         AdmissionPolicySet conflict = await().atMost(WAIT).until(() -> get("real-grabby"), s -> conditionIs(s, "Stalled", "True"));
         assertCondition(conflict, "Ready", "False", "OwnershipConflict");
-        assertEquals("Ignore", vapField("real-taken", "failurePolicy"), "the hand-made object is untouched");
+        assertEquals("Ignore", SetStatus.vapField(admin, "real-taken", "failurePolicy"), "the hand-made object is untouched");
         assertTrue(live(AdmissionKind.VALIDATING_ADMISSION_POLICY, "real-grabby-own").isEmpty(), "nothing applied");
         resources(AdmissionKind.VALIDATING_ADMISSION_POLICY).withName("real-taken").delete();
         awaitReady("real-grabby", 1);
@@ -362,18 +356,6 @@ class AdmissionPolicySetRealServerTest {
     }
 
     @SuppressWarnings("unchecked")
-    private Object vapField(String name, String field) {
-        return live(AdmissionKind.VALIDATING_ADMISSION_POLICY, name)
-                .map(r -> ((Map<String, Object>) r.getAdditionalProperties().get("spec")).get(field)).orElse(null);
-    }
-
-    @SuppressWarnings("unchecked")
-    private String vapMessage(String name) {
-        List<Map<String, Object>> validations = (List<Map<String, Object>>) vapField(name, "validations");
-        return (String) validations.get(0).get("message");
-    }
-
-    @SuppressWarnings("unchecked")
     private String webhookCaBundle(String name) {
         List<Map<String, Object>> hooks = (List<Map<String, Object>>) live(AdmissionKind.VALIDATING_WEBHOOK_CONFIGURATION, name)
                 .orElseThrow().getAdditionalProperties().get("webhooks");
@@ -384,10 +366,6 @@ class AdmissionPolicySetRealServerTest {
         await().atMost(WAIT).until(() -> admin.v1().events().inNamespace("default").list().getItems().stream()
                 .map(Event.class::cast)
                 .anyMatch(e -> set.equals(e.getInvolvedObject().getName()) && reason.equals(e.getReason())));
-    }
-
-    private double reconciles() {
-        return registry.find("aps.reconciles").counters().stream().mapToDouble(Counter::count).sum();
     }
 
     private static void sleep(Duration d) {

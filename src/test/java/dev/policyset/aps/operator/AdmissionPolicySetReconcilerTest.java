@@ -1,7 +1,6 @@
 package dev.policyset.aps.operator;
 
 import dev.policyset.aps.api.v1alpha1.AdmissionPolicySet;
-import dev.policyset.aps.api.v1alpha1.DeletionPolicy;
 import dev.policyset.aps.api.v1alpha1.FindingStatus;
 import dev.policyset.aps.core.model.AdmissionKind;
 import dev.policyset.aps.operator.testing.ApplyAwareDispatcher;
@@ -12,7 +11,6 @@ import dev.policyset.aps.operator.testing.Sets;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -35,7 +33,6 @@ import static dev.policyset.aps.operator.testing.SetStatus.objectName;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -85,10 +82,10 @@ class AdmissionPolicySetReconcilerTest {
         assertCondition(stalled, "Applied", "False", "ValidationFailed");
         assertTrue(stalled.getStatus().getFindings().stream().anyMatch(f -> f.getRule().equals("api/Invalid")
                 && f.getField().equals("spec.defaults.webhookTimeoutSeconds")), stalled.getStatus().getFindings().toString());
-        assertEquals("good message", vapMessage("bad-vap"));
+        assertEquals("good message", SetStatus.vapMessage(client, "bad-vap"));
         assertEquals(vapVersion, live(AdmissionKind.VALIDATING_ADMISSION_POLICY, "bad-vap").orElseThrow().getMetadata().getResourceVersion());
         assertEquals(List.of(), writesTo(mark, "/bad-"), "nothing of the bad generation is written");
-        assertEquals("good message", vapMessage("bad-vap"));
+        assertEquals("good message", SetStatus.vapMessage(client, "bad-vap"));
         awaitEvent("bad", "ValidationFailed");
 
         // While blocked, the last good objects are still protected: a hand edit is restored to the last good generation.
@@ -99,14 +96,14 @@ class AdmissionPolicySetReconcilerTest {
                     spec.put("failurePolicy", "Ignore");
                     return r;
                 });
-        await().atMost(WAIT).until(() -> "Fail".equals(vapField("bad-vap", "failurePolicy")));
-        assertEquals("good message", vapMessage("bad-vap"), "restored to the last good generation, not the bad one");
+        await().atMost(WAIT).until(() -> "Fail".equals(SetStatus.vapField(client, "bad-vap", "failurePolicy")));
+        assertEquals("good message", SetStatus.vapMessage(client, "bad-vap"), "restored to the last good generation, not the bad one");
 
         // Fixing the spec recovers: Ready flips back, Stalled clears.
         replaceSpec("bad", Sets.six("bad", "fixed message"));
         AdmissionPolicySet fixed = awaitReady("bad", 3);
         assertCondition(fixed, "Stalled", "False", null);
-        assertEquals("fixed message", vapMessage("bad-vap"));
+        assertEquals("fixed message", SetStatus.vapMessage(client, "bad-vap"));
     }
 
     @Test
@@ -233,18 +230,6 @@ class AdmissionPolicySetReconcilerTest {
         return Optional.ofNullable(client.genericKubernetesResources(ManagedKinds.context(kind, version)).withName(name).get());
     }
 
-    @SuppressWarnings("unchecked")
-    private Object vapField(String name, String field) {
-        return live(AdmissionKind.VALIDATING_ADMISSION_POLICY, name)
-                .map(r -> ((Map<String, Object>) r.getAdditionalProperties().get("spec")).get(field)).orElse(null);
-    }
-
-    @SuppressWarnings("unchecked")
-    private String vapMessage(String name) {
-        List<Map<String, Object>> validations = (List<Map<String, Object>>) vapField(name, "validations");
-        return (String) validations.get(0).get("message");
-    }
-
     private List<Request> writesTo(int mark, String fragment) {
         return ApsMockServer.dispatcher().since(mark).stream()
                 .filter(r -> r.isWrite() && r.path().contains(fragment) && !r.path().contains("/admissionpolicysets/")).toList();
@@ -254,10 +239,6 @@ class AdmissionPolicySetReconcilerTest {
         await().atMost(WAIT).until(() -> client.v1().events().inNamespace("default").list().getItems().stream()
                 .map(Event.class::cast)
                 .anyMatch(e -> set.equals(e.getInvolvedObject().getName()) && reason.equals(e.getReason())));
-    }
-
-    private double reconciles() {
-        return registry.find("aps.reconciles").counters().stream().mapToDouble(Counter::count).sum();
     }
 
     private static io.fabric8.mockwebserver.http.MockResponse invalid(String name, String field, String message) {

@@ -6,6 +6,7 @@ import dev.policyset.aps.core.model.AdmissionKind;
 import dev.policyset.aps.operator.testing.ApplyAwareDispatcher;
 import dev.policyset.aps.operator.testing.MockCluster;
 import dev.policyset.aps.operator.testing.OperatorProcess;
+import dev.policyset.aps.operator.testing.SetStatus;
 import dev.policyset.aps.operator.testing.Sets;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
@@ -81,7 +82,7 @@ class PackagedOperatorIT {
                 assertTrue(cluster.dispatcher().since(mark).stream().anyMatch(r -> r.isDryRun() && r.path().contains("/restart-")),
                         "the kill came after the dry runs");
                 // Nothing of generation one was lost: every object is there, unchanged.
-                assertEquals("generation one", vapMessage(cluster, "restart-vap"));
+                assertEquals("generation one", SetStatus.vapMessage(cluster.client(), "restart-vap"));
                 for (AdmissionKind kind : AdmissionKind.values()) {
                     assertEquals(1, cluster.client().genericKubernetesResources(ManagedKinds.context(kind, kind.isMutatingPolicyKind()
                             ? "v1beta1" : "v1")).withLabel(AdmissionPolicySet.SET_LABEL, "restart").list().getItems().size(),
@@ -93,7 +94,7 @@ class PackagedOperatorIT {
             try (OperatorProcess second = OperatorProcess.start(kubeconfig, "aps-it-second", dir.resolve("second.log"), Map.of())) {
                 awaitLeader(cluster, second, "aps-it-second");
                 awaitReady(cluster, "restart", 2);
-                assertEquals("generation two", vapMessage(cluster, "restart-vap"));
+                assertEquals("generation two", SetStatus.vapMessage(cluster.client(), "restart-vap"));
 
                 // 3b. Generation 3 does not compile: blocked, and generation two stays in force.
                 cluster.client().resources(AdmissionPolicySet.class).withName("restart").edit(s -> {
@@ -102,7 +103,7 @@ class PackagedOperatorIT {
                     return s;
                 });
                 awaitBlocked(cluster, "restart", 3);
-                assertEquals("generation two", vapMessage(cluster, "restart-vap"));
+                assertEquals("generation two", SetStatus.vapMessage(cluster.client(), "restart-vap"));
 
                 // 4. SIGTERM: stops, releases the Lease (fabric8's LeaderElector.release(): holder ""), exits 0.
                 Duration exit = second.terminate(Duration.ofSeconds(60));
@@ -124,7 +125,7 @@ class PackagedOperatorIT {
                 await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(500)).until(() -> cluster.client()
                         .genericKubernetesResources(ManagedKinds.context(AdmissionKind.VALIDATING_ADMISSION_POLICY, "v1"))
                         .withName("restart-vap").get() != null);
-                assertEquals("generation two", vapMessage(cluster, "restart-vap"));
+                assertEquals("generation two", SetStatus.vapMessage(cluster.client(), "restart-vap"));
                 awaitBlocked(cluster, "restart", 3);
                 for (AdmissionKind kind : AdmissionKind.values()) {
                     assertEquals(1, cluster.client().genericKubernetesResources(ManagedKinds.context(kind, kind.isMutatingPolicyKind()
@@ -176,14 +177,6 @@ class PackagedOperatorIT {
             s.getSpec().getDefaults().setValidationActions(List.of(ValidationAction.Deny, ValidationAction.Audit));
             return s;
         });
-    }
-
-    @SuppressWarnings("unchecked")
-    private static String vapMessage(MockCluster cluster, String name) {
-        GenericKubernetesResource vap = cluster.client().genericKubernetesResources(
-                ManagedKinds.context(AdmissionKind.VALIDATING_ADMISSION_POLICY, "v1")).withName(name).get();
-        var spec = (Map<String, Object>) vap.getAdditionalProperties().get("spec");
-        return (String) ((List<Map<String, Object>>) spec.get("validations")).get(0).get("message");
     }
 
     private static Optional<String> holder(MockCluster cluster) {

@@ -3,6 +3,7 @@ package dev.policyset.aps.operator;
 import dev.policyset.aps.api.v1alpha1.AdmissionPolicySet;
 import dev.policyset.aps.core.model.AdmissionKind;
 import dev.policyset.aps.operator.testing.OperatorProcess;
+import dev.policyset.aps.operator.testing.SetStatus;
 import dev.policyset.aps.operator.testing.Sets;
 import dev.policyset.aps.testing.kube.KubeControlPlane;
 import dev.policyset.aps.testing.kube.OperatorInstall;
@@ -15,7 +16,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Predicate;
@@ -84,7 +84,7 @@ class PackagedOperatorRealServerIT {
 
             replaceMessage(admin, "packaged", "generation two");
             awaitSet(admin, "packaged", ready(2));
-            assertEquals("generation two", vapMessage(admin, "packaged-vap"), standby::log);
+            assertEquals("generation two", SetStatus.vapMessage(admin, "packaged-vap"), standby::log);
 
             // Generation 3 does not compile: blocked, generation two stays.
             admin.resources(AdmissionPolicySet.class).withName("packaged").edit(s -> {
@@ -92,7 +92,8 @@ class PackagedOperatorRealServerIT {
                 return s;
             });
             awaitSet(admin, "packaged", blocked(3));
-            assertEquals(0, standby.terminate(Duration.ofSeconds(60)) == null ? -1 : standby.process().exitValue(), standby::log);
+            assertNotNull(standby.terminate(Duration.ofSeconds(60)), standby::log);
+            assertEquals(0, standby.process().exitValue(), standby::log);
         }
 
         // While no operator runs, the live policy is deleted; generation 3 is still broken. A new operator has only the
@@ -104,7 +105,7 @@ class PackagedOperatorRealServerIT {
                 return admin.genericKubernetesResources(ManagedKinds.context(AdmissionKind.VALIDATING_ADMISSION_POLICY, "v1"))
                         .withName("packaged-vap").get() != null;
             });
-            assertEquals("generation two", vapMessage(admin, "packaged-vap"));
+            assertEquals("generation two", SetStatus.vapMessage(admin, "packaged-vap"));
             awaitSet(admin, "packaged", blocked(3));
             admin.resources(AdmissionPolicySet.class).withName("packaged").delete();
             await().atMost(Duration.ofMinutes(1)).until(() -> admin.resources(AdmissionPolicySet.class).withName("packaged").get() == null);
@@ -136,13 +137,6 @@ class PackagedOperatorRealServerIT {
             s.getSpec().getValidatingPolicies().get(0).getPolicy().getValidations().get(0).setMessage(message);
             return s;
         });
-    }
-
-    @SuppressWarnings("unchecked")
-    private static String vapMessage(KubernetesClient admin, String name) {
-        var vap = admin.genericKubernetesResources(ManagedKinds.context(AdmissionKind.VALIDATING_ADMISSION_POLICY, "v1")).withName(name).get();
-        Map<String, Object> spec = (Map<String, Object>) vap.getAdditionalProperties().get("spec");
-        return (String) ((List<Map<String, Object>>) spec.get("validations")).get(0).get("message");
     }
 
     private static Optional<String> holder(KubernetesClient admin) {

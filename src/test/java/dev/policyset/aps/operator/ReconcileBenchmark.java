@@ -3,9 +3,9 @@ package dev.policyset.aps.operator;
 import dev.policyset.aps.api.v1alpha1.AdmissionPolicySet;
 import dev.policyset.aps.operator.testing.ApplyAwareDispatcher.Request;
 import dev.policyset.aps.operator.testing.ApsMockServer;
+import dev.policyset.aps.operator.testing.SetStatus;
 import dev.policyset.aps.operator.testing.Sets;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -67,10 +67,10 @@ class ReconcileBenchmark {
             client.resource(Sets.six(String.format("bench-%04d", i), "needs a team label")).create();
         }
         long created = System.nanoTime();
-        while (readyCount() < n) {
+        while (readyCount(client, "bench-") < n) {
             Thread.sleep(250);
             if (Duration.ofNanos(System.nanoTime() - start).compareTo(Duration.ofMinutes(20)) > 0) {
-                throw new AssertionError("not all Ready after 20 minutes: " + readyCount() + "/" + n);
+                throw new AssertionError("not all Ready after 20 minutes: " + readyCount(client, "bench-") + "/" + n);
             }
         }
         Duration toReady = Duration.ofNanos(System.nanoTime() - start);
@@ -78,11 +78,11 @@ class ReconcileBenchmark {
 
         Thread.sleep(3000); // informer echoes of our own applies
         long heapSteady = usedHeapAfterGc();
-        double reconcilesBefore = reconciles();
+        double reconcilesBefore = SetStatus.reconciles(registry);
         int resyncMark = ApsMockServer.dispatcher().mark();
         Thread.sleep(RESYNC.plusSeconds(5).toMillis());
         List<Request> resync = operatorRequests(ApsMockServer.dispatcher().since(resyncMark));
-        double resyncReconciles = reconciles() - reconcilesBefore;
+        double resyncReconciles = SetStatus.reconciles(registry) - reconcilesBefore;
         long resyncWrites = resync.stream().filter(Request::isWrite).count();
 
         StringBuilder out = new StringBuilder();
@@ -132,18 +132,14 @@ class ReconcileBenchmark {
         return r.method() + "-object";
     }
 
-    private long readyCount() {
+    /** Sets named {@code prefix*} that report Ready=True. */
+    static long readyCount(KubernetesClient client, String prefix) {
         return client.resources(AdmissionPolicySet.class).list().getItems().stream()
-                .filter(s -> s.getStatus() != null && s.getStatus().getConditions() != null && s.getStatus().getConditions().stream()
-                        .anyMatch(c -> c.getType().equals("Ready") && c.getStatus().equals("True")))
+                .filter(s -> s.getMetadata().getName().startsWith(prefix) && SetStatus.conditionIs(s, "Ready", "True"))
                 .count();
     }
 
-    private double reconciles() {
-        return registry.find("aps.reconciles").counters().stream().mapToDouble(Counter::count).sum();
-    }
-
-    private static long usedHeapAfterGc() throws InterruptedException {
+    static long usedHeapAfterGc() throws InterruptedException {
         for (int i = 0; i < 3; i++) {
             System.gc();
             Thread.sleep(200);

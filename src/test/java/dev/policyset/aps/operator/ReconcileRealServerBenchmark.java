@@ -1,6 +1,6 @@
 package dev.policyset.aps.operator;
 
-import dev.policyset.aps.api.v1alpha1.AdmissionPolicySet;
+import dev.policyset.aps.operator.testing.SetStatus;
 import dev.policyset.aps.operator.testing.Sets;
 import dev.policyset.aps.testing.kube.KubeControlPlane;
 import dev.policyset.aps.testing.kube.KubeControlPlane.AuditEvent;
@@ -8,16 +8,13 @@ import dev.policyset.aps.testing.kube.OperatorInstall;
 import dev.policyset.aps.testing.kube.RealApiServer;
 import dev.policyset.aps.testing.kube.RealApiServerResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -51,30 +48,30 @@ class ReconcileRealServerBenchmark {
         int n = Integer.getInteger("aps.bench.sets", 100);
         KubeControlPlane plane = KubeControlPlane.shared();
         KubernetesClient admin = plane.admin();
-        long heapBefore = usedHeapAfterGc();
+        long heapBefore = ReconcileBenchmark.usedHeapAfterGc();
         int mark = plane.audit().size();
         long start = System.nanoTime();
         for (int i = 0; i < n; i++) {
             admin.resource(Sets.six(String.format("rbench-%04d", i), "needs a team label")).create();
         }
         long created = System.nanoTime();
-        while (readyCount(admin) < n) {
+        while (ReconcileBenchmark.readyCount(admin, "rbench-") < n) {
             Thread.sleep(500);
             if (Duration.ofNanos(System.nanoTime() - start).compareTo(Duration.ofMinutes(30)) > 0) {
-                throw new AssertionError("not all Ready after 30 minutes: " + readyCount(admin) + "/" + n);
+                throw new AssertionError("not all Ready after 30 minutes: " + ReconcileBenchmark.readyCount(admin, "rbench-") + "/" + n);
             }
         }
         Duration toReady = Duration.ofNanos(System.nanoTime() - start);
         plane.auditQuiet(Duration.ofSeconds(3), Duration.ofMinutes(2));
         List<AuditEvent> converge = plane.auditSince(mark, OperatorInstall.USER);
-        long heapSteady = usedHeapAfterGc();
+        long heapSteady = ReconcileBenchmark.usedHeapAfterGc();
 
-        double reconcilesBefore = reconciles();
+        double reconcilesBefore = SetStatus.reconciles(registry);
         int resyncMark = plane.audit().size();
         Thread.sleep(ReconcileBenchmark.RESYNC.plusSeconds(5).toMillis());
         plane.auditQuiet(Duration.ofSeconds(1), Duration.ofMinutes(1));
         List<AuditEvent> resync = plane.auditSince(resyncMark, OperatorInstall.USER);
-        double resyncReconciles = reconciles() - reconcilesBefore;
+        double resyncReconciles = SetStatus.reconciles(registry) - reconcilesBefore;
         long resyncWrites = resync.stream().filter(AuditEvent::isWrite).count();
 
         StringBuilder out = new StringBuilder();
@@ -102,24 +99,5 @@ class ReconcileRealServerBenchmark {
         String what = e.resource() == null ? "other" : e.resource().equals("admissionpolicysets") ? "set"
                 : e.resource().equals("events") ? "event" : "object";
         return e.verb() + (e.dryRun() ? "-dryRun" : "") + "-" + what + (e.subresource() == null ? "" : "/" + e.subresource());
-    }
-
-    private static long readyCount(KubernetesClient admin) {
-        return admin.resources(AdmissionPolicySet.class).list().getItems().stream()
-                .filter(s -> s.getMetadata().getName().startsWith("rbench-") && s.getStatus() != null && s.getStatus().getConditions() != null
-                        && s.getStatus().getConditions().stream().anyMatch(c -> c.getType().equals("Ready") && c.getStatus().equals("True")))
-                .count();
-    }
-
-    private double reconciles() {
-        return registry.find("aps.reconciles").counters().stream().mapToDouble(Counter::count).sum();
-    }
-
-    private static long usedHeapAfterGc() throws InterruptedException {
-        for (int i = 0; i < 3; i++) {
-            System.gc();
-            Thread.sleep(200);
-        }
-        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
     }
 }

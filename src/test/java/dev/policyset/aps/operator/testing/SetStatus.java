@@ -2,16 +2,25 @@ package dev.policyset.aps.operator.testing;
 
 import dev.policyset.aps.api.v1alpha1.AdmissionPolicySet;
 import dev.policyset.aps.core.model.AdmissionKind;
+import dev.policyset.aps.operator.ManagedKinds;
 import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 
 import static org.awaitility.Awaitility.await;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** Reading and changing sets in tests: their conditions, the names {@link Sets#six} gives its objects, Ready. */
+/**
+ * Reading and changing sets in tests: their conditions, Ready, the names {@link Sets#six} gives its objects, what a
+ * generated policy holds, and how many reconciles the operator counted.
+ */
 public final class SetStatus {
     private SetStatus() {}
 
@@ -66,5 +75,24 @@ public final class SetStatus {
         if (c.getLastTransitionTime() == null || c.getLastTransitionTime().isEmpty()) {
             throw new AssertionError(type + " has no lastTransitionTime");
         }
+    }
+
+    /** A field of the live ValidatingAdmissionPolicy's spec, or null when the policy is absent. */
+    @SuppressWarnings("unchecked")
+    public static Object vapField(KubernetesClient client, String name, String field) {
+        GenericKubernetesResource vap = client.genericKubernetesResources(
+                ManagedKinds.context(AdmissionKind.VALIDATING_ADMISSION_POLICY, "v1")).withName(name).get();
+        return vap == null ? null : ((Map<String, Object>) vap.getAdditionalProperties().get("spec")).get(field);
+    }
+
+    /** The message of the live policy's first validation (the one {@link Sets} sets). */
+    @SuppressWarnings("unchecked")
+    public static String vapMessage(KubernetesClient client, String name) {
+        return (String) ((List<Map<String, Object>>) vapField(client, name, "validations")).get(0).get("message");
+    }
+
+    /** {@code aps_reconciles_total} over all outcomes. */
+    public static double reconciles(MeterRegistry registry) {
+        return registry.find("aps.reconciles").counters().stream().mapToDouble(Counter::count).sum();
     }
 }
