@@ -79,17 +79,7 @@ verify: ## Drift checks: crds/, bundle/ and config/rbac against the build; confi
 .PHONY: build
 build: ## Build the operator (target/quarkus-app) and the CLI (target/aps.jar, target/aps launcher), skipping tests.
 	$(MVN) package -DskipTests
-	$(MAKE) --no-print-directory cli-launcher
-
-# The training run for the class-data sharing archive: a validation of the samples loads the classes every
-# validation needs (exit 1 is expected: one sample is unsafe). See src/main/sh/aps and docs/benchmark.md.
-.PHONY: cli-launcher
-cli-launcher: ## Write target/aps (launcher) and target/aps.jsa (class-data sharing archive) for target/aps.jar.
-	@rm -f target/aps.jsa
-	@java -XX:ArchiveClassesAtExit=target/aps.jsa -Xlog:disable -Xlog:all=error:stderr \
-		-jar target/aps.jar validate config/samples/ > /dev/null || test -f target/aps.jsa
-	@install -m 755 src/main/sh/aps target/aps
-	@echo "wrote target/aps and target/aps.jsa: alias aps=$$(pwd)/target/aps"
+	@echo "alias aps=$$(pwd)/target/aps   # the CLI launcher (src/main/sh/aps) with its start-up archive target/aps.jsa"
 
 .PHONY: image-build
 image-build: build ## Build the operator image IMG with docker or podman (CONTAINER_TOOL).
