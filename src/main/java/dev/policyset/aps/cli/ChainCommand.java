@@ -33,9 +33,12 @@ import java.util.concurrent.Callable;
                 "Each step shows what matched it, its failure policy and timeout; then the worst-case latency the "
                         + "webhooks add, against the API server's request timeout (60 s) and the APS302 budget (30 s)."},
         footer = {"", "Examples:",
-                "  aps chain --resource apps/v1/deployments --operation CREATE --namespace team-a config/samples/",
-                "  aps chain --resource v1/pods --operation UPDATE --namespace prod --labels app=web --output json cluster/",
-                "  kubectl kustomize overlays/prod | aps chain --resource v1/pods --operation CREATE -n default -",
+                "  aps chain --resource apps/v1/deployments --operation CREATE \\",
+                "      --namespace team-a config/samples/",
+                "  aps chain --resource v1/pods --operation UPDATE --namespace prod \\",
+                "      --labels app=web --output json cluster/",
+                "  kubectl kustomize overlays/prod | aps chain --resource v1/pods \\",
+                "      --operation CREATE -n default -",
                 "",
                 "Exit codes: 0 listed, 1 the worst-case latency is over the APS302 budget, 2 usage error or unreadable input."})
 final class ChainCommand implements Callable<Integer> {

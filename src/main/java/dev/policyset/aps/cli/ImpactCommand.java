@@ -38,8 +38,10 @@ import java.util.concurrent.Callable;
                         + "namespaceSelectors their labels; objects of a paramKind are params. See docs/impact.md."},
         footer = {"", "Examples:",
                 "  aps impact --resources cluster-dump/ config/samples/",
-                "  kubectl get deployments,pods -A -o yaml > live.yaml; kubectl get ns -o yaml > ns.yaml",
-                "  aps impact --resources live.yaml --resources ns.yaml --output json policies/ > impact.json",
+                "  kubectl get deployments,pods -A -o yaml > live.yaml",
+                "  kubectl get ns -o yaml > ns.yaml",
+                "  aps impact --resources live.yaml --resources ns.yaml --output json policies/ \\",
+                "      > impact.json",
                 "",
                 "Exit codes: 0 no binding denies an existing object now, 1 one does (an APS801 warning), "
                         + "2 usage error or unreadable input."})

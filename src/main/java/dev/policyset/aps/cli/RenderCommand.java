@@ -24,7 +24,8 @@ import java.util.concurrent.Callable;
                 "Other documents are ignored. Output is deterministic, for diffs in pull requests."},
         footer = {"", "Examples:",
                 "  aps render config/samples/",
-                "  aps render --kube-version 1.34 baseline.yaml | kubectl apply --dry-run=server -f -",
+                "  aps render --kube-version 1.34 baseline.yaml | kubectl apply \\",
+                "      --dry-run=server -f -",
                 "  kubectl kustomize overlays/prod | aps render -",
                 "",
                 "Exit codes: 0 rendered, 1 a set is invalid (nothing rendered for it), 2 usage error or unreadable input."})

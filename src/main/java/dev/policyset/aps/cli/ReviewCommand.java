@@ -48,12 +48,17 @@ import java.util.concurrent.Callable;
                 "OBJECT is the object of the request (CREATE, UPDATE), the object being deleted (DELETE), or the "
                         + "connect options (CONNECT); - reads standard input."},
         footer = {"", "Examples:",
-                "  aps review --url https://localhost:8443/validate --ca ca.crt --operation CREATE deployment.yaml",
-                "  aps review --url https://localhost:8443/mutate --ca ca.crt --operation UPDATE --old before.yaml after.yaml",
-                "  aps review --config webhooks.yaml --webhook pods.example.com --operation CREATE -n team-a --user alice pod.yaml",
+                "  aps review --url https://localhost:8443/validate --ca ca.crt \\",
+                "      --operation CREATE deployment.yaml",
+                "  aps review --url https://localhost:8443/mutate --ca ca.crt \\",
+                "      --operation UPDATE --old before.yaml after.yaml",
+                "  aps review --config webhooks.yaml --webhook pods.example.com \\",
+                "      --operation CREATE -n team-a --user alice pod.yaml",
                 "  kubectl -n hooks port-forward svc/pod-checker 8443:443 &",
-                "  aps review --config webhooks.yaml --webhook pods.example.com --url https://localhost:8443 --operation CREATE pod.yaml",
-                "  kubectl get deploy web -o yaml | aps review --url https://localhost:8443/ --ca ca.crt --operation DELETE -",
+                "  aps review --config webhooks.yaml --webhook pods.example.com \\",
+                "      --url https://localhost:8443 --operation CREATE pod.yaml",
+                "  kubectl get deploy web -o yaml | aps review --url https://localhost:8443/ \\",
+                "      --ca ca.crt --operation DELETE -",
                 "",
                 "Exit codes: 0 allowed and the response honours the contract, 1 denied, or a contract violation or failed "
                         + "call (timeout, TLS, HTTP error) or a request the webhook would never receive, 2 usage error, "

@@ -24,7 +24,7 @@ import java.util.concurrent.Callable;
                 "  aps test config/samples/tests/",
                 "  aps test --output json policies/tests/ > results.json",
                 "  aps test --junit aps-test.xml policies/",
-                "  generate-tests | aps test -      (paths in a test read from stdin are relative to the current directory)",
+                "  generate-tests | aps test -   # its paths: relative to the working directory",
                 "",
                 "Exit codes: 0 all cases pass, 1 a case fails, 2 usage error or a test file that cannot be read or parsed."})
 final class TestCommand implements Callable<Integer> {
