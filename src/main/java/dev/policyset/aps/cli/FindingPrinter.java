@@ -36,6 +36,10 @@ final class FindingPrinter {
             .thenComparing(f -> f.line() == null ? 0 : f.line())
             .thenComparing(LocatedFinding::finding, Finding.ORDER);
 
+    /** Text output: a finding's message wrapped to 100 columns, its further lines indented past line number and severity. */
+    private static final int TEXT_WIDTH = 100;
+    private static final String ADVICE_INDENT = " ".repeat(14);
+
     private FindingPrinter() {}
 
     /**
@@ -71,6 +75,11 @@ final class FindingPrinter {
             for (LocatedFinding lf : list) {
                 Finding f = lf.finding();
                 String severity = String.format("%-7s", f.severity().label());
+                String line = String.format("%5s", lf.line() == null ? "" : lf.line() + ":");
+                String subject = " " + f.rule() + (f.field().isEmpty() ? "" : " " + f.field()) + ": ";
+                int headWidth = line.length() + 1 + severity.length() + subject.length();
+                List<String> message = MessageLines.of(f.message(), Math.max(40, TEXT_WIDTH - headWidth),
+                        TEXT_WIDTH - ADVICE_INDENT.length());
                 if (colour) {
                     severity = switch (f.severity()) {
                         case ERROR -> "\u001b[31m" + severity + "\u001b[0m";
@@ -78,8 +87,8 @@ final class FindingPrinter {
                         case INFO -> "\u001b[36m" + severity + "\u001b[0m";
                     };
                 }
-                String line = String.format("%5s", lf.line() == null ? "" : lf.line() + ":");
-                out.println(line + " " + severity + " " + f.rule() + (f.field().isEmpty() ? "" : " " + f.field()) + ": " + f.message());
+                out.println(line + " " + severity + subject + message.get(0));
+                message.subList(1, message.size()).forEach(advice -> out.println(ADVICE_INDENT + advice));
             }
         });
         long errors = result.count(Severity.ERROR);
