@@ -78,8 +78,14 @@ final class FindingPrinter {
                 String line = String.format("%5s", lf.line() == null ? "" : lf.line() + ":");
                 String subject = " " + f.rule() + (f.field().isEmpty() ? "" : " " + f.field()) + ": ";
                 int headWidth = line.length() + 1 + severity.length() + subject.length();
-                List<String> message = MessageLines.of(f.message(), Math.max(40, TEXT_WIDTH - headWidth),
-                        TEXT_WIDTH - ADVICE_INDENT.length());
+                int adviceWidth = TEXT_WIDTH - ADVICE_INDENT.length();
+                // a long field path leaves too little room beside it: then the whole message goes below
+                boolean besideTheHead = TEXT_WIDTH - headWidth >= 30;
+                List<String> message = new ArrayList<>(MessageLines.of(f.message(),
+                        besideTheHead ? TEXT_WIDTH - headWidth : adviceWidth, adviceWidth));
+                if (!besideTheHead) {
+                    message.add(0, "");
+                }
                 if (colour) {
                     severity = switch (f.severity()) {
                         case ERROR -> "\u001b[31m" + severity + "\u001b[0m";
@@ -87,7 +93,7 @@ final class FindingPrinter {
                         case INFO -> "\u001b[36m" + severity + "\u001b[0m";
                     };
                 }
-                out.println(line + " " + severity + subject + message.get(0));
+                out.println((line + " " + severity + subject + message.get(0)).stripTrailing());
                 message.subList(1, message.size()).forEach(advice -> out.println(ADVICE_INDENT + advice));
             }
         });
@@ -95,7 +101,7 @@ final class FindingPrinter {
         long warnings = result.count(Severity.WARNING);
         out.println((byObject.isEmpty() ? "" : "\n") + result.files() + " file(s), " + result.objects() + " object(s): "
                 + errors + " error(s), " + warnings + " warning(s)"
-                + (result.skipped() == 0 ? "" : "; " + result.skipped() + " other document(s) skipped"
+                + (result.skipped() == 0 ? "" : ";\n" + result.skipped() + " other document(s) skipped"
                         + (showSkipped ? "" : " (--show-skipped lists them)")));
     }
 

@@ -175,7 +175,7 @@ class ValidateCommandTest {
         // Quiet for people by default: counted, not listed.
         RenderCommandTest.Run text = run("validate", file);
         assertFalse(text.out().contains("input/Skipped"), text.out());
-        assertTrue(text.out().contains("1 file(s), 2 object(s): 0 error(s), 0 warning(s); 2 other document(s) skipped "
+        assertTrue(text.out().contains("1 file(s), 2 object(s): 0 error(s), 0 warning(s);\n2 other document(s) skipped "
                 + "(--show-skipped lists them)"), text.out());
         RenderCommandTest.Run sarif = run("validate", "-o", "sarif", file);
         assertEquals(0, JSON.readTree(sarif.out()).get("runs").get(0).get("results").size(), sarif.out());
