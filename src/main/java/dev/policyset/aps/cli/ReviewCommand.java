@@ -196,7 +196,10 @@ final class ReviewCommand implements Callable<Integer> {
         }
         ReviewPrinter.print(run, output == Format.json, showRequest, spec.commandLine().getOut());
         if (run.unreachable != null) {
-            err.println("aps review: " + run.unreachable);
+            if (output == Format.json) {
+                // the text report says it on stdout already ("Not reached: ..."); JSON is for programs, so say it for people
+                err.println("aps review: " + run.unreachable);
+            }
             return ExitCodes.USAGE_OR_INPUT;
         }
         return run.exitCode();
@@ -399,7 +402,7 @@ final class ReviewCommand implements Callable<Integer> {
         try {
             run.http = WebhookClient.post(uri, body, run.timeoutSeconds, cas, endpoint.verifyHost);
         } catch (WebhookClient.CallFailed e) {
-            return ResponseCheck.callFailed(traits, e.check, e.getMessage(), e.getMessage());
+            return ResponseCheck.callFailed(traits, e.check, e.getMessage(), e.apiServerCause);
         }
         return ResponseCheck.check(run.request, run.uid, run.plan.reviewVersion(), traits,
                 new ResponseCheck.Answer(run.http.status(), run.http.contentType(), run.http.body(), run.http.elapsedMillis()));

@@ -51,10 +51,13 @@ final class WebhookClient {
     /** The call was made and failed: TLS refused, timed out, connection dropped (a finding, exit 1). */
     static final class CallFailed extends Exception {
         final String check;
+        /** How the API server words this failure after {@code failed calling webhook "NAME": } (its log and error). */
+        final String apiServerCause;
 
-        CallFailed(String check, String message) {
+        CallFailed(String check, String message, String apiServerCause) {
             super(message);
             this.check = check;
+            this.apiServerCause = apiServerCause;
         }
     }
 
@@ -86,10 +89,11 @@ final class WebhookClient {
         } catch (HttpTimeoutException e) {
             throw new CallFailed("timeout", "no answer within timeoutSeconds " + timeoutSeconds + " s: the API server "
                     + "cancels the call (context deadline exceeded). Answer faster, or raise timeoutSeconds (at most 30; "
-                    + "the webhooks of one request share the API server's 60 s)");
+                    + "the webhooks of one request share the API server's 60 s)", "context deadline exceeded");
         } catch (SSLException e) {
             throw new CallFailed("tls", "TLS handshake with " + uri.getHost() + " failed: " + rootMessage(e)
-                    + ". The API server fails the same way (x509 errors); check the certificate and the CA bundle");
+                    + ". The API server fails the same way (x509 errors); check the certificate and the CA bundle",
+                    "failed to call webhook: Post \"" + uri + "\": tls: " + rootMessage(e));
         } catch (ConnectException | UnknownHostException | UnresolvedAddressException e) {
             throw new Unreachable("cannot connect to " + uri.getHost() + ":" + port(uri) + ": " + whyUnreachable(e));
         } catch (IOException e) {
@@ -98,10 +102,10 @@ final class WebhookClient {
                 throw new Unreachable("cannot connect to " + uri.getHost() + ":" + port(uri) + ": " + whyUnreachable(e));
             }
             throw new CallFailed("http", "the call failed: " + rootMessage(e) + " (the webhook closed the connection "
-                    + "or sent no valid HTTP response)");
+                    + "or sent no valid HTTP response)", "failed to call webhook: Post \"" + uri + "\": " + rootMessage(e));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new CallFailed("http", "interrupted");
+            throw new CallFailed("http", "interrupted", "interrupted");
         }
     }
 
@@ -137,7 +141,7 @@ final class WebhookClient {
             context.init(null, new TrustManager[]{new GoStyleTrust(pkix, verifyHost)}, null);
             return context;
         } catch (GeneralSecurityException | IOException e) {
-            throw new CallFailed("tls", "cannot set up TLS: " + e.getMessage());
+            throw new CallFailed("tls", "cannot set up TLS: " + e.getMessage(), "x509: " + e.getMessage());
         }
     }
 

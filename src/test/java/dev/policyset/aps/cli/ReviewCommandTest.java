@@ -159,7 +159,7 @@ class ReviewCommandTest {
             RenderCommandTest.Run r = review("--url", http.base() + c[0], "--operation", "CREATE", deployment.toString());
             assertEquals(ExitCodes.FINDINGS, r.exit(), c[0] + ": " + r.out() + r.err());
             assertTrue(r.out().contains(c[1]), c[0] + ": " + r.out());
-            assertTrue(r.out().contains("with failurePolicy Fail (the default) the API server refuses the request")
+            assertTrue(r.out().contains("with failurePolicy Fail (the default) it refuses the request")
                     || r.out().contains("the API server refuses the request (500)"), c[0] + ": " + r.out());
             assertTrue(r.out().contains("clientConfig.url: the URL's scheme is http"), "plain HTTP is flagged: " + r.out());
         }
@@ -205,7 +205,9 @@ class ReviewCommandTest {
                     legacy.pem().toString(), "--operation", "CREATE", deployment.toString());
             assertEquals(ExitCodes.FINDINGS, r.exit(), r.out() + r.err());
             assertTrue(r.out().contains("x509: certificate relies on legacy Common Name field, use SANs instead"), r.out());
-            assertTrue(r.out().contains("with failurePolicy Fail (the default) the API server refuses the request"), r.out());
+            assertTrue(r.out().contains("with failurePolicy Fail (the default) it refuses the request"), r.out());
+            // once in the check, once in the API server's own words; not again for each failurePolicy
+            assertEquals(2, occurrences(r.out(), "certificate relies on legacy Common Name field"), r.out());
         }
     }
 
@@ -245,7 +247,13 @@ class ReviewCommandTest {
         }
         RenderCommandTest.Run r = review("--url", "https://127.0.0.1:" + closed + "/", "--operation", "CREATE", deployment.toString());
         assertEquals(ExitCodes.USAGE_OR_INPUT, r.exit(), r.out() + r.err());
-        assertTrue(r.err().contains("cannot connect to 127.0.0.1:" + closed + ": connection refused"), r.err());
+        String refused = "cannot connect to 127.0.0.1:" + closed + ": connection refused";
+        assertEquals(1, occurrences(r.out() + r.err(), refused), "said once: " + r.out() + r.err());
+        assertTrue(r.out().contains("Not reached: " + refused), r.out());
+        RenderCommandTest.Run json = review("--url", "https://127.0.0.1:" + closed + "/", "--operation", "CREATE",
+                "-o", "json", deployment.toString());
+        assertEquals(ExitCodes.USAGE_OR_INPUT, json.exit(), json.out() + json.err());
+        assertTrue(json.err().contains(refused), "beside the JSON document, for the person who ran it: " + json.err());
         RenderCommandTest.Run noOld = review("--url", http.base() + "/allow", "--operation", "UPDATE", deployment.toString());
         assertEquals(ExitCodes.USAGE_OR_INPUT, noOld.exit());
         assertTrue(noOld.err().contains("UPDATE sends the existing object too: give it with --old FILE"), noOld.err());
@@ -385,5 +393,13 @@ class ReviewCommandTest {
         assertEquals("UpdateOptions", sent.path("request").path("options").path("kind").asText());
         assertEquals(ExitCodes.OK, r.exit(), "v1beta1 does not verify the uid: " + r.out());
         assertTrue(r.out().contains("warning  response.uid"), r.out());
+    }
+
+    static int occurrences(String text, String part) {
+        int n = 0;
+        for (int i = text.indexOf(part); i >= 0; i = text.indexOf(part, i + part.length())) {
+            n++;
+        }
+        return n;
     }
 }

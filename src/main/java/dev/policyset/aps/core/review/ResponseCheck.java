@@ -385,12 +385,15 @@ public final class ResponseCheck {
 
         void failedCall(String cause) {
             String call = "failed calling webhook \"" + traits.webhookName() + "\": " + cause;
-            String fail = "the API server refuses the request: Internal error occurred: " + call;
-            String ignore = "the API server allows the request without this webhook (fails open) and logs: " + call;
             String policy = traits.failurePolicy();
+            // the API server's words once: the Fail and Ignore halves name the same error
             findings.add(ReviewFinding.info("failurePolicy", policy == null
-                    ? "with failurePolicy Fail (the default) " + fail + "; with Ignore " + ignore
-                    : "failurePolicy " + policy + ": " + (policy.equals("Ignore") ? ignore : fail)));
+                    ? "the API server's error is `" + call + "`: with failurePolicy Fail (the default) it refuses the "
+                            + "request with it (Internal error occurred); with Ignore it allows the request without this "
+                            + "webhook (fails open) and logs it"
+                    : policy.equals("Ignore")
+                            ? "failurePolicy Ignore: the API server allows the request without this webhook (fails open) and logs: " + call
+                            : "failurePolicy " + policy + ": the API server refuses the request: Internal error occurred: " + call));
             decision = null;
         }
 
