@@ -61,7 +61,10 @@ public class AdmissionWebhook {
 
     /** After {@link OperatorStartup} (priority 1): the informers the webhook reads are the operator's. */
     void onStart(@Observes @Priority(10) StartupEvent event, Vertx vertx, Instance<Operator> operator,
-                 ClusterDiscovery discovery, OperatorMetrics metrics) {
+                 ClusterDiscovery discovery, OperatorMetrics metrics, OperatorStartup startup) {
+        if (startup.failed()) {
+            return; // the operator did not start and the process exits: no webhook, and no line about one
+        }
         start(vertx, () -> clusterView(operator.get(), discovery), metrics::webhookReviewed);
     }
 

@@ -23,7 +23,10 @@ import org.jboss.logging.Logger;
 @Singleton
 public class OperatorStartup {
     private static final Logger LOG = Logger.getLogger(OperatorStartup.class);
+    /** Held so that the level set on it stays (java.util.logging keeps loggers only weakly). */
+    private static final java.util.logging.Logger QUARKUS_LOG = java.util.logging.Logger.getLogger("io.quarkus");
     private volatile boolean started;
+    private volatile boolean failed;
 
     void onStart(@Observes @Priority(1) StartupEvent event, KubernetesClient client, ClusterDiscovery discovery, Instance<Operator> operator) {
         String server = client.getConfiguration().getMasterUrl();
@@ -90,8 +93,17 @@ public class OperatorStartup {
         }
     }
 
-    private static void fail(String message) {
+    /** True once startup has failed: the process is on its way out, so nothing else may start or say it did. */
+    public boolean failed() {
+        return failed;
+    }
+
+    private void fail(String message) {
+        failed = true;
         LOG.error("Admission Policy Operator not started: " + message);
+        // Quarkus finishes its start before asyncExit takes effect and would then log "started ... Listening on:
+        // http://0.0.0.0:8080", the opposite of the line above; its own INFO lines are silenced for the way out.
+        QUARKUS_LOG.setLevel(java.util.logging.Level.WARNING);
         Quarkus.asyncExit(1);
     }
 
