@@ -40,12 +40,26 @@ public final class PolicySetReader {
     }
 
     private final List<Finding> findings = new ArrayList<>();
+    private final boolean unknownFields;
     private String object;
 
-    private PolicySetReader() {}
+    private PolicySetReader(boolean unknownFields) {
+        this.unknownFields = unknownFields;
+    }
 
+    /** Reads a set as written (a file, standard input, a test suite): every field must be one the CRD declares. */
     public static Result read(JsonNode document) {
-        return new PolicySetReader().readDocument(document);
+        return new PolicySetReader(true).readDocument(document);
+    }
+
+    /**
+     * Reads a set as an API server stored it. The server has already held it to the installed CRD's schema
+     * (refused or pruned what that schema does not declare), so a field unknown here can only come from a CRD
+     * newer than this operator, and the operator ignores such fields by design (api.v1alpha1.LenientDecoder)
+     * rather than block a set that the cluster accepted.
+     */
+    public static Result readStored(JsonNode document) {
+        return new PolicySetReader(false).readDocument(document);
     }
 
     private Result readDocument(JsonNode document) {
@@ -54,7 +68,9 @@ public final class PolicySetReader {
         if (name.isEmpty()) {
             required("metadata.name", "give the set a name");
         }
-        UnknownFields.in(document, SetSchema.DOCUMENT).forEach(this::unknown);
+        if (unknownFields) {
+            UnknownFields.in(document, SetSchema.DOCUMENT).forEach(this::unknown);
+        }
         JsonNode spec = document.get("spec");
         if (spec == null || spec.isNull()) {
             required("spec", "an AdmissionPolicySet needs a spec");

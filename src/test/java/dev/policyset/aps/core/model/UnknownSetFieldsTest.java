@@ -166,4 +166,14 @@ class UnknownSetFieldsTest {
         assertTrue(f.message().contains("did you mean \"" + meant + "\"?"), f.message());
         assertEquals(line, misspelt.lineOf(f.field()), "the finding points at the misspelt line");
     }
+
+    /** What an API server stored was held to the installed CRD already; a field unknown here is from a newer CRD. */
+    @Test
+    void aStoredSetIsReadWithoutTheUnknownFieldCheck() {
+        String newer = SET.replace("  paused: false\n", "  paused: false\n  fieldFromANewerCrd: x\n");
+        assertTrue(PolicySetReader.read(document(newer).content()).set().isEmpty());
+        PolicySetReader.Result stored = PolicySetReader.readStored(document(newer).content());
+        assertEquals(List.of(), stored.findings());
+        assertTrue(stored.set().isPresent());
+    }
 }
