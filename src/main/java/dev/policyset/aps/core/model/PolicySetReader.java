@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.policyset.aps.core.finding.Finding;
+import dev.policyset.aps.core.schema.UnknownFields;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -20,6 +21,13 @@ import java.util.Set;
  * violation as the API server would ({@code api/<Type>} on the field's path), so a set typed by hand
  * gets the same answer offline as from {@code kubectl apply}. A set with any such finding is not read
  * further: rendering half a set would hide the mistake.
+ *
+ * <p>That includes a field the CRD does not declare, at any level ({@link SetSchema}): {@code kubectl apply}'s
+ * strict field validation refuses the set, and a client without it has the API server prune the field, so a
+ * misspelt {@code defaults.failurPolicy} would leave the default {@code Fail} in force and a member's
+ * {@code binding:} would leave the default Deny binding on every namespace. Reading on as if the field were not
+ * there would render exactly that, so it is an error ({@code api/Invalid}, the API server's nearest field error
+ * type for a strict decoding error, as for bare objects) with the name it most likely meant.
  */
 public final class PolicySetReader {
     public static final String KIND = "AdmissionPolicySet";
@@ -32,12 +40,26 @@ public final class PolicySetReader {
     }
 
     private final List<Finding> findings = new ArrayList<>();
+    private final boolean unknownFields;
     private String object;
 
-    private PolicySetReader() {}
+    private PolicySetReader(boolean unknownFields) {
+        this.unknownFields = unknownFields;
+    }
 
+    /** Reads a set as written (a file, standard input, a test suite): every field must be one the CRD declares. */
     public static Result read(JsonNode document) {
-        return new PolicySetReader().readDocument(document);
+        return new PolicySetReader(true).readDocument(document);
+    }
+
+    /**
+     * Reads a set as an API server stored it. The server has already held it to the installed CRD's schema
+     * (refused or pruned what that schema does not declare), so a field unknown here can only come from a CRD
+     * newer than this operator, and the operator ignores such fields by design (api.v1alpha1.LenientDecoder)
+     * rather than block a set that the cluster accepted.
+     */
+    public static Result readStored(JsonNode document) {
+        return new PolicySetReader(false).readDocument(document);
     }
 
     private Result readDocument(JsonNode document) {
@@ -45,6 +67,9 @@ public final class PolicySetReader {
         object = KIND + "/" + name;
         if (name.isEmpty()) {
             required("metadata.name", "give the set a name");
+        }
+        if (unknownFields) {
+            UnknownFields.in(document, SetSchema.DOCUMENT).forEach(this::unknown);
         }
         JsonNode spec = document.get("spec");
         if (spec == null || spec.isNull()) {
@@ -335,6 +360,16 @@ public final class PolicySetReader {
 
     private void invalid(String path, String what) {
         findings.add(Finding.error("api/Invalid", object, path, "Invalid value: " + what));
+    }
+
+    private void unknown(UnknownFields.UnknownField field) {
+        String hint = field.suggestion().map(s -> "did you mean \"" + s + "\"? ")
+                .orElse(field.known().isEmpty() ? "" : "known fields here: " + String.join(", ", field.known()) + "; ");
+        findings.add(Finding.error("api/Invalid", object, field.path(), "Invalid value: \"" + field.name()
+                + "\": unknown field \"" + field.path() + "\"; " + hint
+                + "AdmissionPolicySet has no such field here (names are case-sensitive): strict field validation "
+                + "(kubectl apply's default) rejects the set, and without it the API server drops the field silently; "
+                + "correct its spelling or remove it"));
     }
 
     private void duplicate(String path, String value) {

@@ -63,7 +63,7 @@ public final class Planner {
                     lastApplied(previous), previous);
         }
         List<Finding> findings = new ArrayList<>();
-        PolicySetReader.Result read = PolicySetReader.read(in.set());
+        PolicySetReader.Result read = PolicySetReader.readStored(in.set());
         findings.addAll(read.findings());
         if (read.set().isEmpty()) {
             return blocked(in, cluster, Outcome.VALIDATION_FAILED, "the set itself is invalid: " + firstError(findings),
@@ -213,7 +213,7 @@ public final class Planner {
         } catch (java.io.IOException e) {
             return List.of(); // not written by this operator; nothing trustworthy to restore
         }
-        Optional<PolicySet> set = PolicySetReader.read(document).set();
+        Optional<PolicySet> set = PolicySetReader.readStored(document).set();
         if (set.isEmpty()) {
             return List.of();
         }

@@ -1,6 +1,7 @@
 package dev.policyset.aps.core.validate.apiserver;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.policyset.aps.core.util.NearestName;
 
 import java.util.Base64;
 import java.util.Iterator;
@@ -80,7 +81,9 @@ final class Decoding {
             FieldPath child = path == null ? FieldPath.root(e.getKey()) : path.child(e.getKey());
             Schema fieldSchema = struct.fields().get(e.getKey());
             if (fieldSchema == null) {
-                errors.invalid(child, e.getKey(), "unknown field \"" + child + "\": " + struct.goType()
+                String hint = NearestName.among(e.getKey(), struct.fields().keySet())
+                        .map(name -> "did you mean \"" + name + "\"? ").orElse("");
+                errors.invalid(child, e.getKey(), "unknown field \"" + child + "\": " + hint + struct.goType()
                         + " has no such field (names are case-sensitive); strict field validation rejects it "
                         + "and otherwise the API server drops it silently; remove it or correct its spelling");
             } else {

@@ -38,6 +38,7 @@ class DecodingTest {
         Finding unknown = Api.findings(yaml, KubeVersion.NEWEST, new FakeCelChecker()).stream()
                 .filter(f -> f.field().equals("spec.failurPolicy")).findFirst().orElseThrow();
         assertTrue(unknown.message().contains("unknown field \"spec.failurPolicy\""), unknown.message());
+        assertTrue(unknown.message().contains("did you mean \"failurePolicy\"?"), unknown.message());
     }
 
     @Test

@@ -1,0 +1,98 @@
+package dev.policyset.aps.core.model;
+
+import dev.policyset.aps.core.schema.BuiltinSchemas;
+import dev.policyset.aps.core.schema.Schema;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhook;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicyBindingSpec;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicySpec;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhook;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1alpha1.MutatingAdmissionPolicyBindingSpec;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1alpha1.MutatingAdmissionPolicySpec;
+
+/**
+ * The fields an AdmissionPolicySet document may have, at every level: what the CRD's schema declares, so that
+ * a field the API server would refuse under strict field validation (and prune without it) is reported before
+ * the set reaches a cluster. The set's own levels are written here; the verbatim native specs inside
+ * ({@code policy}, {@code bindings[].spec}, {@code webhooks[]}) are the schemas of the same fabric8 model classes
+ * the CRD is generated from ({@code api.v1alpha1}), so they agree with it field for field. {@code SetSchemaTest}
+ * compares the whole tree with {@code crds/}, which catches a field added to the API types and not here.
+ *
+ * <p>{@code status} is written by the operator and dropped by the API server on create; it is not checked.
+ */
+final class SetSchema {
+    private static final Schema ANY = Schema.ANY;
+    private static final Schema STRING = Schema.string();
+    private static final Schema STRINGS = array(STRING);
+    private static final Schema STRING_MAP = Schema.builder().type("object").additionalProperties(STRING).build();
+    private static final Schema BOOLEAN = Schema.builder().type("boolean").build();
+    private static final Schema INTEGER = Schema.builder().type("integer").build();
+
+    /** The whole document: apiVersion, kind, metadata, spec and status. */
+    static final Schema DOCUMENT = document();
+
+    private SetSchema() {}
+
+    private static Schema document() {
+        BuiltinSchemas model = BuiltinSchemas.instance();
+        Schema defaults = object()
+                .property("failurePolicy", STRING)
+                .property("validationActions", STRINGS)
+                .property("webhookTimeoutSeconds", INTEGER)
+                .property("excludedNamespaces", STRINGS)
+                .build();
+        Schema exemption = object()
+                .property("rule", STRING)
+                .property("object", STRING)
+                .property("reason", STRING)
+                .build();
+        Schema safety = object()
+                .property("enforcement", STRING)
+                .property("typeChecking", STRING)
+                .property("exemptions", array(exemption))
+                .property("requireNoViolationsBeforeDeny", BOOLEAN)
+                .build();
+        Schema validatingBinding = member().property("spec", model.schemaOf(ValidatingAdmissionPolicyBindingSpec.class)).build();
+        Schema mutatingBinding = member().property("spec", model.schemaOf(MutatingAdmissionPolicyBindingSpec.class)).build();
+        Schema validatingPolicy = member()
+                .property("policy", model.schemaOf(ValidatingAdmissionPolicySpec.class))
+                .property("bindings", array(validatingBinding))
+                .build();
+        Schema mutatingPolicy = member()
+                .property("policy", model.schemaOf(MutatingAdmissionPolicySpec.class))
+                .property("bindings", array(mutatingBinding))
+                .build();
+        Schema validatingWebhooks = member().property("webhooks", array(model.schemaOf(ValidatingWebhook.class))).build();
+        Schema mutatingWebhooks = member().property("webhooks", array(model.schemaOf(MutatingWebhook.class))).build();
+        Schema spec = object()
+                .property("defaults", defaults)
+                .property("safety", safety)
+                .property("validatingPolicies", array(validatingPolicy))
+                .property("mutatingPolicies", array(mutatingPolicy))
+                .property("validatingWebhooks", array(validatingWebhooks))
+                .property("mutatingWebhooks", array(mutatingWebhooks))
+                .property("prune", BOOLEAN)
+                .property("deletionPolicy", STRING)
+                .property("paused", BOOLEAN)
+                .build();
+        return object()
+                .property("apiVersion", STRING)
+                .property("kind", STRING)
+                .property("metadata", model.objectMeta())
+                .property("spec", spec)
+                .property("status", ANY)
+                .build();
+    }
+
+    /** What every member and binding has: the generated object's name, labels and annotations. */
+    private static Schema.Builder member() {
+        return object().property("name", STRING).property("labels", STRING_MAP).property("annotations", STRING_MAP);
+    }
+
+    private static Schema.Builder object() {
+        return Schema.builder().type("object");
+    }
+
+    private static Schema array(Schema items) {
+        return Schema.builder().type("array").items(items).build();
+    }
+}
