@@ -11,6 +11,8 @@ import dev.policyset.aps.core.intercept.AdmissionRequest;
 import dev.policyset.aps.core.intercept.BuiltinResources;
 import dev.policyset.aps.core.intercept.LabelSet;
 import dev.policyset.aps.core.intercept.Operation;
+import dev.policyset.aps.core.model.AdmissionKind;
+import dev.policyset.aps.core.model.MutatingPolicyVersions;
 import dev.policyset.aps.core.render.RenderedObject;
 import dev.policyset.aps.core.validate.ValidationSubject;
 import dev.policyset.aps.core.yaml.Document;
@@ -114,6 +116,16 @@ final class ChainCommand implements Callable<Integer> {
                 .forEach(f -> err.println("aps chain: " + f.file() + ":" + f.line() + ": " + f.finding().object() + ": "
                         + f.finding().message()));
         List<RenderedObject> objects = read.subjects().stream().map(ValidationSubject::object).toList();
+        if (kubeVersion.version.mutatingPolicyApiVersion().isEmpty()) {
+            // Below 1.32 no MutatingAdmissionPolicy can exist: listing one would describe a chain no cluster has.
+            List<RenderedObject> served = objects.stream().filter(o -> o.kind() != AdmissionKind.MUTATING_ADMISSION_POLICY
+                    && o.kind() != AdmissionKind.MUTATING_ADMISSION_POLICY_BINDING).toList();
+            if (served.size() < objects.size()) {
+                err.println("aps chain: warning: " + (objects.size() - served.size()) + " MutatingAdmissionPolicy "
+                        + "object(s) left out: " + MutatingPolicyVersions.noneServableMessage(kubeVersion.version));
+                objects = served;
+            }
+        }
         AdmissionChain.Result result = AdmissionChain.of(objects, request);
         if (output == Format.json) {
             out.println(FindingPrinter.write(json(result, objects.size())));

@@ -72,6 +72,19 @@ class MutatingPolicyTargetVersionTest {
         assertEquals("", ga.err(), "v1 is served by default from 1.36");
     }
 
+    @Test
+    void chainBelow132LeavesTheMutatingPoliciesOut() {
+        RenderCommandTest.Run r = run("chain", "--kube-version", "1.31", "--resource", "v1/pods", "--operation", "CREATE",
+                "-n", "team-a", SET);
+        assertEquals(ExitCodes.OK, r.exit(), r.err());
+        assertFalse(r.out().contains("MutatingAdmissionPolicy"), r.out());
+        assertTrue(r.err().contains("aps chain: warning: 4 MutatingAdmissionPolicy object(s) left out: Kubernetes 1.31 "
+                + "serves no MutatingAdmissionPolicy API version"), r.err());
+        RenderCommandTest.Run served = run("chain", "--kube-version", "1.32", "--resource", "v1/pods", "--operation",
+                "CREATE", "-n", "team-a", SET);
+        assertTrue(served.out().contains("MutatingAdmissionPolicy default-image-pull-policy"), served.out());
+    }
+
     private static int count(String text, String part) {
         int n = 0;
         for (int i = text.indexOf(part); i >= 0; i = text.indexOf(part, i + 1)) {
