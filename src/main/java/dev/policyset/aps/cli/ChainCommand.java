@@ -1,5 +1,6 @@
 package dev.policyset.aps.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -7,10 +8,14 @@ import dev.policyset.aps.core.chain.AdmissionChain;
 import dev.policyset.aps.core.chain.ChainStep;
 import dev.policyset.aps.core.chain.WorstCaseLatency;
 import dev.policyset.aps.core.intercept.AdmissionRequest;
+import dev.policyset.aps.core.intercept.BuiltinResources;
 import dev.policyset.aps.core.intercept.LabelSet;
 import dev.policyset.aps.core.intercept.Operation;
+import dev.policyset.aps.core.model.AdmissionKind;
+import dev.policyset.aps.core.model.MutatingPolicyVersions;
 import dev.policyset.aps.core.render.RenderedObject;
 import dev.policyset.aps.core.validate.ValidationSubject;
+import dev.policyset.aps.core.yaml.Document;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -50,7 +55,9 @@ final class ChainCommand implements Callable<Integer> {
     List<Path> paths;
 
     @Option(names = "--resource", required = true, paramLabel = "[GROUP/]VERSION/RESOURCE",
-            description = "The resource of the request: v1/pods, apps/v1/deployments, example.com/v1/widgets.")
+            description = "The resource of the request: v1/pods, apps/v1/deployments, example.com/v1/widgets. A built-in "
+                    + "resource must be spelled as the API server serves it (a typo is refused with the nearest one); "
+                    + "a custom resource's scope comes from its CustomResourceDefinition in PATH.")
     String resource;
 
     @Option(names = "--operation", required = true, paramLabel = "OP",
@@ -62,7 +69,8 @@ final class ChainCommand implements Callable<Integer> {
 
     @Option(names = {"-n", "--namespace"}, paramLabel = "N", defaultValue = "",
             description = "The request's namespace; its labels are kubernetes.io/metadata.name=N plus --namespace-labels. "
-                    + "Leave out for a cluster-scoped object. For a Namespace object: its own name.")
+                    + "Required for a namespaced resource; dropped, with a warning, for a cluster-scoped one. For a "
+                    + "Namespace object: its own name.")
     String namespace;
 
     @Option(names = "--namespace-labels", paramLabel = "k=v,...", split = ",",
@@ -89,14 +97,18 @@ final class ChainCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** What the table of built-in resources says of --resource. */
+    private BuiltinResources.Check check;
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         InputFiles.requireStdinAtMostOnce(paths, spec.commandLine());
-        AdmissionRequest request = request();
+        AdmissionRequest unplaced = request();
         InputFiles.Loaded loaded = InputFiles.load(paths, parent.stdin());
         loaded.problems().forEach(p -> err.println("aps chain: " + p.describe()));
+        AdmissionRequest request = placed(unplaced, loaded.documents(), err);
         ValidationRun.Subjects read = ValidationRun.subjects(loaded.documents(), kubeVersion.version);
         // Sets that cannot be read contribute nothing: say so, the chain would otherwise look shorter than it is.
         read.findings().stream().filter(f -> !ValidationRun.Result.isSkipped(f))
@@ -104,6 +116,16 @@ final class ChainCommand implements Callable<Integer> {
                 .forEach(f -> err.println("aps chain: " + f.file() + ":" + f.line() + ": " + f.finding().object() + ": "
                         + f.finding().message()));
         List<RenderedObject> objects = read.subjects().stream().map(ValidationSubject::object).toList();
+        if (kubeVersion.version.mutatingPolicyApiVersion().isEmpty()) {
+            // Below 1.32 no MutatingAdmissionPolicy can exist: listing one would describe a chain no cluster has.
+            List<RenderedObject> served = objects.stream().filter(o -> o.kind() != AdmissionKind.MUTATING_ADMISSION_POLICY
+                    && o.kind() != AdmissionKind.MUTATING_ADMISSION_POLICY_BINDING).toList();
+            if (served.size() < objects.size()) {
+                err.println("aps chain: warning: " + (objects.size() - served.size()) + " MutatingAdmissionPolicy "
+                        + "object(s) left out: " + MutatingPolicyVersions.noneServableMessage(kubeVersion.version));
+                objects = served;
+            }
+        }
         AdmissionChain.Result result = AdmissionChain.of(objects, request);
         if (output == Format.json) {
             out.println(FindingPrinter.write(json(result, objects.size())));
@@ -130,6 +152,13 @@ final class ChainCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--resource " + resource
                     + ": the resource is the lower-case plural (deployments, not Deployment)");
         }
+        check = BuiltinResources.check(group, version, plural);
+        if (check.status() == BuiltinResources.Status.MISSPELT) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--resource " + resource + ": " + check.problem()
+                    + check.resource().map(r -> "; did you mean " + r.spelled(version) + "?")
+                    .orElse(BuiltinResources.isBuiltinGroup(group) ? "; its resources: "
+                            + String.join(", ", BuiltinResources.resourcesOf(group)) : ""));
+        }
         Operation op = Operation.parse(operation.toUpperCase(java.util.Locale.ROOT)).orElseThrow(() ->
                 new CommandLine.ParameterException(spec.commandLine(), "--operation " + operation
                         + ": expected CREATE, UPDATE, DELETE or CONNECT"));
@@ -144,12 +173,62 @@ final class ChainCommand implements Callable<Integer> {
         if (name != null) {
             r = r.withName(name);
         }
-        if (!namespace.isEmpty()) {
-            r = r.inNamespace(namespace, pairs("--namespace-labels", namespaceLabels));
-        } else if (namespaceLabels != null && !namespaceLabels.isEmpty()) {
+        if (namespace.isEmpty() && namespaceLabels != null && !namespaceLabels.isEmpty()) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--namespace-labels needs --namespace");
         }
+        pairs("--namespace-labels", namespaceLabels); // a bad pair is a usage error before anything is read
         return r;
+    }
+
+    /**
+     * The request in its namespace, as the resource's scope says. A namespaced resource has no request without a
+     * namespace, and namespaceSelectors decide on that namespace's labels: guessing one would answer for a
+     * request that cannot exist, so -n is required. A cluster-scoped resource has none: -n is dropped, with a
+     * warning. A custom resource's scope comes from its CustomResourceDefinition among the inputs; without one it
+     * is taken as -n says, with a warning that it was not checked.
+     */
+    private AdmissionRequest placed(AdmissionRequest r, List<Document> documents, PrintWriter err) {
+        Boolean namespaced = check.resource().filter(x -> check.status() == BuiltinResources.Status.BUILTIN)
+                .map(BuiltinResources.Resource::namespaced).orElse(null);
+        String what = "--resource " + resource;
+        if (namespaced == null) {
+            namespaced = crdScope(documents, r.group(), r.resource());
+            what = what + " (from its CustomResourceDefinition)";
+        }
+        if (r.isNamespaceObject()) {
+            return namespace.isEmpty() ? r : r.inNamespace(namespace, pairs("--namespace-labels", namespaceLabels));
+        }
+        if (namespaced == null) {
+            err.println("aps chain: warning: --resource " + resource + " is not a built-in resource"
+                    + check.resource().map(x -> " (did you mean " + x.spelled(r.version()) + "?)").orElse("")
+                    + ", and no CustomResourceDefinition for " + r.resource() + "." + r.group() + " is among PATH: "
+                    + "its scope is not known; taken as " + (namespace.isEmpty()
+                    ? "cluster-scoped (no -n). If it is namespaced, give -n NAMESPACE: namespaceSelectors then decide"
+                    : "namespaced (-n " + namespace + ")") + ". Add its CustomResourceDefinition to PATH to check");
+        } else if (namespaced && namespace.isEmpty()) {
+            throw new CommandLine.ParameterException(spec.commandLine(), what + " is namespaced: every request for it "
+                    + "is in a namespace, and namespaceSelectors decide on that namespace's labels. Give the namespace: "
+                    + "-n NAMESPACE (its other labels with --namespace-labels k=v,...), e.g. -n default");
+        } else if (!namespaced && !namespace.isEmpty()) {
+            err.println("aps chain: warning: " + what + " is cluster-scoped: -n " + namespace
+                    + (namespaceLabels == null || namespaceLabels.isEmpty() ? "" : " and --namespace-labels")
+                    + " ignored (a namespaceSelector does not apply to a cluster-scoped request)");
+            return r;
+        }
+        return namespace.isEmpty() ? r : r.inNamespace(namespace, pairs("--namespace-labels", namespaceLabels));
+    }
+
+    /** {@code spec.scope} of the CustomResourceDefinition for {@code resource.group} among the inputs, if any. */
+    private static Boolean crdScope(List<Document> documents, String group, String resource) {
+        for (Document d : documents) {
+            JsonNode spec = d.content().path("spec");
+            if ("CustomResourceDefinition".equals(d.kind()) && group.equals(spec.path("group").asText())
+                    && resource.equals(spec.path("names").path("plural").asText())) {
+                String scope = spec.path("scope").asText("");
+                return scope.equals("Namespaced") ? Boolean.TRUE : scope.equals("Cluster") ? Boolean.FALSE : null;
+            }
+        }
+        return null;
     }
 
     private Map<String, String> pairs(String option, List<String> values) {

@@ -2,6 +2,7 @@ package dev.policyset.aps.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.policyset.aps.core.finding.Finding;
+import dev.policyset.aps.core.model.MutatingPolicyVersions;
 import dev.policyset.aps.core.model.PolicySetReader;
 import dev.policyset.aps.core.render.RenderOptions;
 import dev.policyset.aps.core.render.RenderedObject;
@@ -28,7 +29,8 @@ import java.util.concurrent.Callable;
                 "      --dry-run=server -f -",
                 "  kubectl kustomize overlays/prod | aps render -",
                 "",
-                "Exit codes: 0 rendered, 1 a set is invalid (nothing rendered for it), 2 usage error or unreadable input."})
+                "Exit codes: 0 rendered, 1 a set is invalid or has mutatingPolicies that --kube-version cannot serve (nothing "
+                        + "rendered for it), 2 usage error or unreadable input."})
 final class RenderCommand implements Callable<Integer> {
     @Parameters(paramLabel = "PATH", arity = "1..*", description = {"Files or directories (searched recursively for .yaml, .yml, .json).",
             "- reads standard input (once). Each input is limited to 16 MiB."})
@@ -54,6 +56,7 @@ final class RenderCommand implements Callable<Integer> {
 
         List<JsonNode> rendered = new ArrayList<>();
         boolean invalidSet = false;
+        boolean mutatingPolicies = false;
         for (Document document : loaded.documents()) {
             if (!PolicySetReader.KIND.equals(document.kind())) {
                 continue;
@@ -66,9 +69,25 @@ final class RenderCommand implements Callable<Integer> {
                 invalidSet = true;
                 continue;
             }
+            if (!result.set().get().mutatingPolicies().isEmpty()) {
+                if (kubeVersion.version.mutatingPolicyApiVersion().isEmpty()) {
+                    // The set is applied whole or not at all: none of its objects, rather than objects in an
+                    // API version the target cannot serve.
+                    err.println(document.source() + ":" + document.lineOf("spec.mutatingPolicies") + ": "
+                            + PolicySetReader.KIND + "/" + result.set().get().name() + ": spec.mutatingPolicies: "
+                            + MutatingPolicyVersions.noneServableMessage(kubeVersion.version));
+                    invalidSet = true;
+                    continue;
+                }
+                mutatingPolicies = true;
+            }
             for (RenderedObject object : Renderer.render(result.set().get(), options)) {
                 rendered.add(object.manifest());
             }
+        }
+        if (mutatingPolicies) {
+            MutatingPolicyVersions.notServedByDefaultMessage(kubeVersion.version)
+                    .ifPresent(m -> err.println("aps render: warning: " + m));
         }
         out.print(Yaml.write(rendered));
         out.flush();

@@ -81,8 +81,9 @@ final class ReviewCommand implements Callable<Integer> {
             + "sideEffects, failurePolicy and rules come from it.")
     Path config;
 
-    @Option(names = "--webhook", paramLabel = "NAME", description = "The webhook in --config (webhooks[].name; "
-            + "CONFIGURATION/NAME when the name is in several configurations).")
+    @Option(names = "--webhook", paramLabel = "NAME", description = "The webhook in --config: webhooks[].name; "
+            + "CONFIGURATION/NAME when the name is in several configurations; KIND/CONFIGURATION/NAME when a mutating "
+            + "and a validating configuration share their name too (KIND/CONFIGURATION: its only webhook).")
     String webhook;
 
     @Option(names = "--ca", paramLabel = "FILE", description = "PEM certificate(s) to trust instead of the configuration's "

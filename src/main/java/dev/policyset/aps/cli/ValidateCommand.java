@@ -2,6 +2,7 @@ package dev.policyset.aps.cli;
 
 import dev.policyset.aps.core.cel.KubernetesCelChecker;
 import dev.policyset.aps.core.finding.Severity;
+import dev.policyset.aps.core.model.MutatingPolicyVersions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -69,6 +70,11 @@ final class ValidateCommand implements Callable<Integer> {
         result.findings().stream().filter(f -> f.finding().rule().equals(ValidationRun.UNREADABLE)
                         || f.finding().rule().equals(ValidationRun.TOO_LARGE))
                 .forEach(f -> err.println("aps validate: " + f.file() + ":" + f.line() + ": " + f.finding().message()));
+        if (result.mutatingPolicies()) {
+            // About the target cluster, not about an object: a note on stderr, not a finding.
+            MutatingPolicyVersions.notServedByDefaultMessage(kubeVersion.version)
+                    .ifPresent(m -> err.println("aps validate: warning: " + m));
+        }
         FindingPrinter.print(output, result, showSkipped, out, output == FindingPrinter.Format.text && useColour());
         if (result.inputProblems()) {
             return ExitCodes.USAGE_OR_INPUT;

@@ -41,9 +41,11 @@ public final class ValidationRun {
     /**
      * What one run found. {@code findings} include one {@link #SKIPPED} info per document that is not an admission
      * object ({@code skipped} counts them; printers list them only on request). {@code inputProblems}: some path
-     * could not be read or parsed (exit code 2).
+     * could not be read or parsed (exit code 2). {@code mutatingPolicies}: some object read is a
+     * MutatingAdmissionPolicy or its binding (whose API version the target cluster may serve only when enabled).
      */
-    record Result(List<LocatedFinding> findings, int files, int objects, int skipped, boolean inputProblems) {
+    record Result(List<LocatedFinding> findings, int files, int objects, int skipped, boolean inputProblems,
+                  boolean mutatingPolicies) {
         long count(dev.policyset.aps.core.finding.Severity severity) {
             return findings.stream().filter(f -> f.finding().severity() == severity).count();
         }
@@ -147,8 +149,10 @@ public final class ValidationRun {
                     origin == null ? null : origin.lineOf(f.field())));
         }
         int skipped = (int) findings.stream().filter(Result::isSkipped).count();
+        boolean mutatingPolicies = read.subjects().stream().map(s -> s.object().kind())
+                .anyMatch(k -> k == AdmissionKind.MUTATING_ADMISSION_POLICY || k == AdmissionKind.MUTATING_ADMISSION_POLICY_BINDING);
         return new Result(List.copyOf(findings), loaded.files(), read.subjects().size(), skipped,
-                !loaded.problems().isEmpty() || crdProblems);
+                !loaded.problems().isEmpty() || crdProblems, mutatingPolicies);
     }
 
     public static Subjects subjects(List<Document> documents, KubeVersion version) {

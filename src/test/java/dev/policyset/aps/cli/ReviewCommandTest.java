@@ -395,6 +395,56 @@ class ReviewCommandTest {
         assertTrue(r.out().contains("warning  response.uid"), r.out());
     }
 
+    /**
+     * cert-manager's two configurations are both named cert-manager-webhook, with a webhook of the same name: the
+     * message lists one --webhook value per webhook, and each, pasted back, reaches its own webhook. (#22 item 6)
+     */
+    @Test
+    void twoConfigurationsOfTheSameNameArePickedByKind() throws Exception {
+        String hook = """
+                apiVersion: admissionregistration.k8s.io/v1
+                kind: %s
+                metadata: {name: cert-manager-webhook}
+                webhooks:
+                  - name: webhook.cert-manager.io
+                    rules: [{apiGroups: [apps], apiVersions: [v1], operations: [CREATE], resources: [deployments]}]
+                    clientConfig: {url: "%s/allow", caBundle: %s}
+                    sideEffects: None
+                    admissionReviewVersions: [v1]
+                """;
+        Path file = config("cert-manager.yaml", hook.formatted("MutatingWebhookConfiguration", https.base(), caBundle(local.pem()))
+                + "---\n" + hook.formatted("ValidatingWebhookConfiguration", https.base(), caBundle(local.pem())));
+        List<String> suggested = new ArrayList<>();
+        for (String selector : List.of("webhook.cert-manager.io", "cert-manager-webhook/webhook.cert-manager.io")) {
+            RenderCommandTest.Run ambiguous = review("--config", file.toString(), "--webhook", selector, "--operation",
+                    "CREATE", deployment.toString());
+            assertEquals(ExitCodes.USAGE_OR_INPUT, ambiguous.exit(), ambiguous.out() + ambiguous.err());
+            String err = ambiguous.err().strip();
+            String marker = "say which with --webhook: ";
+            assertTrue(err.contains("webhook name " + selector + " is used 2 times; " + marker), err);
+            suggested = List.of(err.substring(err.indexOf(marker) + marker.length()).split(", "));
+        }
+        assertEquals(List.of("MutatingWebhookConfiguration/cert-manager-webhook/webhook.cert-manager.io",
+                "ValidatingWebhookConfiguration/cert-manager-webhook/webhook.cert-manager.io"), suggested);
+        for (String selector : suggested) {
+            String kind = selector.substring(0, selector.indexOf('/'));
+            RenderCommandTest.Run picked = review("--config", file.toString(), "--webhook", selector, "--operation",
+                    "CREATE", deployment.toString());
+            assertEquals(ExitCodes.OK, picked.exit(), selector + ": " + picked.out() + picked.err());
+            assertTrue(picked.out().contains("Webhook: webhook.cert-manager.io (" + kind + "/cert-manager-webhook,"), picked.out());
+        }
+        // The Kind/name that messages print names a configuration; with one webhook, that is enough.
+        RenderCommandTest.Run byConfiguration = review("--config", file.toString(), "--webhook",
+                "validatingwebhookconfiguration/cert-manager-webhook", "--operation", "CREATE", deployment.toString());
+        assertEquals(ExitCodes.OK, byConfiguration.exit(), byConfiguration.out() + byConfiguration.err());
+        assertTrue(byConfiguration.out().contains("(ValidatingWebhookConfiguration/cert-manager-webhook,"), byConfiguration.out());
+        RenderCommandTest.Run badKind = review("--config", file.toString(), "--webhook",
+                "Webhook/cert-manager-webhook/webhook.cert-manager.io", "--operation", "CREATE", deployment.toString());
+        assertEquals(ExitCodes.USAGE_OR_INPUT, badKind.exit());
+        assertTrue(badKind.err().contains("Webhook is not MutatingWebhookConfiguration or ValidatingWebhookConfiguration"),
+                badKind.err());
+    }
+
     static int occurrences(String text, String part) {
         int n = 0;
         for (int i = text.indexOf(part); i >= 0; i = text.indexOf(part, i + part.length())) {

@@ -39,44 +39,84 @@ public record WebhookTarget(String configuration, String path, String name, bool
         }
     }
 
-    /** The webhooks named {@code selector} ({@code NAME}, or {@code CONFIGURATION/NAME} when the name is not unique). */
+    /** The webhook a {@code --webhook} selector names, or why none (or several) does. */
     public record Lookup(WebhookTarget target, String problem) {}
 
+    /** The selector forms, for messages. */
+    static final String FORMS = "NAME, CONFIGURATION/NAME or KIND/CONFIGURATION/NAME";
+
+    /**
+     * The webhook {@code selector} names: {@code NAME} ({@code webhooks[].name}), {@code CONFIGURATION/NAME} when
+     * several configurations use the name, {@code KIND/CONFIGURATION/NAME} when a validating and a mutating
+     * configuration also share their name (cert-manager's are both {@code cert-manager-webhook}), and
+     * {@code KIND/CONFIGURATION} for a configuration's only webhook (the {@code Kind/name} that messages print).
+     * Names are DNS subdomains, so a {@code /} cannot be part of one. KIND is MutatingWebhookConfiguration or
+     * ValidatingWebhookConfiguration, in any case.
+     */
     public static Lookup find(List<RenderedObject> objects, String selector) {
-        String configName = null;
-        String hookName = selector;
-        int slash = selector.indexOf('/');
-        if (slash >= 0) {
-            configName = selector.substring(0, slash);
-            hookName = selector.substring(slash + 1);
+        String[] parts = selector.split("/", -1);
+        AdmissionKind kind = parts.length >= 2 ? kindNamed(parts[0]) : null;
+        String configName;
+        String hookName;
+        switch (parts.length) {
+            case 1 -> { configName = null; hookName = parts[0]; }
+            case 2 -> { configName = kind == null ? parts[0] : parts[1]; hookName = kind == null ? parts[1] : null; }
+            case 3 -> { configName = parts[1]; hookName = parts[2]; }
+            default -> { return new Lookup(null, "--webhook " + selector + ": expected " + FORMS); }
         }
-        List<WebhookTarget> found = new ArrayList<>();
-        List<String> known = new ArrayList<>();
+        if (parts.length == 3 && kind == null) {
+            return new Lookup(null, "--webhook " + selector + ": " + parts[0] + " is not MutatingWebhookConfiguration "
+                    + "or ValidatingWebhookConfiguration (expected " + FORMS + ")");
+        }
+        List<WebhookTarget> all = new ArrayList<>();
         for (RenderedObject o : objects) {
-            if (o.kind() != AdmissionKind.MUTATING_WEBHOOK_CONFIGURATION
-                    && o.kind() != AdmissionKind.VALIDATING_WEBHOOK_CONFIGURATION) {
-                continue;
-            }
-            JsonNode hooks = o.manifest().path("webhooks");
-            for (int i = 0; i < hooks.size(); i++) {
-                JsonNode hook = hooks.get(i);
-                String name = hook.path("name").asText("");
-                known.add(o.name() + "/" + name);
-                if (name.equals(hookName) && (configName == null || configName.equals(o.name()))) {
-                    found.add(of(o, i));
+            if (isWebhookConfiguration(o.kind())) {
+                for (int i = 0; i < o.manifest().path("webhooks").size(); i++) {
+                    all.add(of(o, i));
                 }
             }
         }
+        List<WebhookTarget> found = all.stream()
+                .filter(t -> kind == null || t.configuration().startsWith(kind.kind() + "/"))
+                .filter(t -> configName == null || t.configurationName().equals(configName))
+                .filter(t -> hookName == null || t.name().equals(hookName)).toList();
         if (found.size() == 1) {
             return new Lookup(found.get(0), null);
         }
         if (found.isEmpty()) {
-            return new Lookup(null, "no webhook named " + selector + " in --config"
-                    + (known.isEmpty() ? " (it has no webhook configurations)" : "; it has: " + String.join(", ", known)));
+            return new Lookup(null, "no webhook named " + selector + " in --config" + (all.isEmpty()
+                    ? " (it has no webhook configurations)" : "; it has: " + selectors(all, all)));
         }
-        return new Lookup(null, "webhook name " + selector + " is used in " + found.size()
-                + " configurations; say which with --webhook CONFIGURATION/NAME: "
-                + String.join(", ", found.stream().map(t -> t.configuration() + " " + t.name()).toList()));
+        return new Lookup(null, (hookName == null ? "configuration " + selector + " has " + found.size() + " webhooks"
+                : "webhook name " + selector + " is used " + found.size() + " times") + "; say which with --webhook: "
+                + selectors(found, all));
+    }
+
+    /** Each target's shortest selector that names it alone among {@code all}. */
+    private static String selectors(List<WebhookTarget> targets, List<WebhookTarget> all) {
+        return String.join(", ", targets.stream().map(t -> {
+            boolean configNameShared = all.stream().anyMatch(o -> o.name().equals(t.name())
+                    && o.configurationName().equals(t.configurationName()) && !o.configuration().equals(t.configuration()));
+            return (configNameShared ? t.configuration() : t.configurationName()) + "/" + t.name();
+        }).toList());
+    }
+
+    private static AdmissionKind kindNamed(String text) {
+        for (AdmissionKind k : AdmissionKind.values()) {
+            if (isWebhookConfiguration(k) && k.kind().equalsIgnoreCase(text)) {
+                return k;
+            }
+        }
+        return null;
+    }
+
+    private static boolean isWebhookConfiguration(AdmissionKind kind) {
+        return kind == AdmissionKind.MUTATING_WEBHOOK_CONFIGURATION || kind == AdmissionKind.VALIDATING_WEBHOOK_CONFIGURATION;
+    }
+
+    /** The configuration's {@code metadata.name}. */
+    public String configurationName() {
+        return configuration.substring(configuration.indexOf('/') + 1);
     }
 
     static WebhookTarget of(RenderedObject o, int index) {

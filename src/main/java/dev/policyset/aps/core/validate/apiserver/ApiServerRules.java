@@ -7,6 +7,7 @@ import dev.policyset.aps.core.cel.CelChecker;
 import dev.policyset.aps.core.finding.Finding;
 import dev.policyset.aps.core.model.AdmissionKind;
 import dev.policyset.aps.core.model.KubeVersion;
+import dev.policyset.aps.core.model.MutatingPolicyVersions;
 import dev.policyset.aps.core.render.RenderedObject;
 
 import java.util.ArrayList;
@@ -33,7 +34,11 @@ public final class ApiServerRules {
             return errors.findings(); // the API server stops at a decoding error
         }
         List<String> served = ServedVersions.of(kind, version);
-        if (!served.contains(apiVersion)) {
+        if (served.isEmpty()) {
+            // Only the mutating policies are missing from a supported server (below 1.32): an empty
+            // "supported values:" would not say what to do.
+            errors.notServed(FieldPath.root("apiVersion"), apiVersion, MutatingPolicyVersions.noneServableMessage(version));
+        } else if (!served.contains(apiVersion)) {
             errors.notSupported(FieldPath.root("apiVersion"), apiVersion, served);
         }
 

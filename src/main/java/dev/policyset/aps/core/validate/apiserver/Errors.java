@@ -41,6 +41,11 @@ final class Errors {
                 + allowed.stream().map(Errors::quote).collect(Collectors.joining(", ")));
     }
 
+    /** NotSupported where the server serves no value at all: the API server's prefix, then why and what to do. */
+    void notServed(FieldPath path, Object value, String detail) {
+        add("NotSupported", path, "Unsupported value: " + render(value) + ": " + detail);
+    }
+
     void duplicate(FieldPath path, Object value) {
         add("Duplicate", path, "Duplicate value: " + render(value) + ": each value may appear only once; remove the repeat");
     }
