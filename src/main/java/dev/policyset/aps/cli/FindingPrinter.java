@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.policyset.aps.core.finding.Finding;
 import dev.policyset.aps.core.finding.RuleCatalog;
 import dev.policyset.aps.core.finding.Severity;
+import dev.policyset.aps.core.validate.waiver.WaiverAnnotation;
 
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -101,7 +102,9 @@ final class FindingPrinter {
         long warnings = result.count(Severity.WARNING);
         out.println((byObject.isEmpty() ? "" : "\n") + result.files() + " file(s), " + result.objects() + " object(s): "
                 + errors + " error(s), " + warnings + " warning(s)"
-                + (result.skipped() == 0 ? "" : ";\n" + result.skipped() + " other document(s) skipped"
+                + (result.waived() == 0 ? "" : ", " + result.waived() + " waived")
+                + (result.skipped() == 0 ? "" : ";
+" + result.skipped() + " other document(s) skipped"
                         + (showSkipped ? "" : " (--show-skipped lists them)")));
     }
 
@@ -124,6 +127,13 @@ final class FindingPrinter {
             } else {
                 n.put("line", lf.line());
             }
+            if (f.isWaived()) {
+                // An addition to the contract's fields, on waived findings only: the decision and what it hid.
+                n.putObject("waived")
+                        .put("reason", f.waiver().reason())
+                        .put("by", f.waiver().source())
+                        .put("severity", f.waiver().severity().label());
+            }
         }
         ObjectNode summary = root.putObject("summary");
         summary.put("files", result.files());
@@ -132,6 +142,8 @@ final class FindingPrinter {
         summary.put("warnings", result.count(Severity.WARNING));
         // An addition to the contract's summary: documents that are not admission objects (listed with --show-skipped).
         summary.put("skipped", result.skipped());
+        // Also an addition: findings a waiver turned into info (each listed with its "waived" reason).
+        summary.put("waived", result.waived());
         return root;
     }
 
@@ -160,6 +172,15 @@ final class FindingPrinter {
             r.put("level", level(f.severity()));
             String prefix = f.object().isEmpty() ? "" : f.object() + (f.field().isEmpty() ? "" : " " + f.field()) + ": ";
             r.putObject("message").put("text", prefix + f.message());
+            if (f.isWaived()) {
+                // SARIF's own way to keep a waived result visible: code-scanning UIs show it as dismissed, with why.
+                // In the source when the object itself carries the waiver, external otherwise (.aps.yaml, a set).
+                r.putArray("suppressions").addObject()
+                        .put("kind", f.waiver().source().equals(WaiverAnnotation.DESCRIPTION) ? "inSource" : "external")
+                        .put("status", "accepted")
+                        .put("justification", f.waiver().reason() + " (" + f.waiver().source() + "; "
+                                + f.waiver().severity().label() + " before the waiver)");
+            }
             if (lf.file() != null) {
                 ObjectNode location = r.putArray("locations").addObject();
                 ObjectNode physical = location.putObject("physicalLocation");

@@ -50,6 +50,19 @@ public final class ValidationRun {
             return findings.stream().filter(f -> f.finding().severity() == severity).count();
         }
 
+        /** The findings a waiver turned into {@code info}. */
+        long waived() {
+            return findings.stream().filter(f -> f.finding().isWaived()).count();
+        }
+
+        /**
+         * Whether some finding is at least as severe as {@code threshold} ({@code --fail-on}); documents that are
+         * not admission objects never count, they are not findings about the input's objects.
+         */
+        boolean reaches(dev.policyset.aps.core.finding.Severity threshold) {
+            return findings.stream().anyMatch(f -> !isSkipped(f) && f.finding().severity().compareTo(threshold) <= 0);
+        }
+
         /** The findings to print: all, or all but the skipped documents. */
         List<LocatedFinding> shown(boolean showSkipped) {
             return showSkipped ? findings : findings.stream().filter(f -> !isSkipped(f)).toList();
@@ -116,8 +129,17 @@ public final class ValidationRun {
      *                policies (APS602, APS603) besides the CRDs among {@code paths}; nothing in them is validated
      */
     static Result run(List<Path> paths, java.io.InputStream stdin, KubeVersion version, CelChecker cel, List<Path> crdDirs) {
+        return run(paths, stdin, version, cel, crdDirs, WaiverFile.Read.NONE, null);
+    }
+
+    /**
+     * @param waivers the repository's waiver file ({@link WaiverFile}), for the bare objects of the run
+     * @param today   the date waiver expiries are judged on
+     */
+    static Result run(List<Path> paths, java.io.InputStream stdin, KubeVersion version, CelChecker cel, List<Path> crdDirs,
+                      WaiverFile.Read waivers, java.time.LocalDate today) {
         InputFiles.Loaded loaded = InputFiles.load(paths, stdin);
-        List<LocatedFinding> findings = new ArrayList<>();
+        List<LocatedFinding> findings = new ArrayList<>(waivers.findings());
         for (InputFiles.Problem p : loaded.problems()) {
             findings.add(new LocatedFinding(Finding.error(p.rule(), "", "", p.message()), p.file(),
                     p.line() == null ? 1 : p.line()));
@@ -136,7 +158,7 @@ public final class ValidationRun {
         }
         Subjects read = subjects(loaded.documents(), version);
         findings.addAll(read.findings());
-        ValidationOptions options = ValidationOptions.offline(version);
+        ValidationOptions options = ValidationOptions.offline(version).withWaivers(waivers.waivers(), today);
         if (!crds.isEmpty()) {
             options = options.withSchemas(SchemaSource.first(CrdSchemas.of(crds), BuiltinSchemas.instance()));
         }
@@ -144,6 +166,12 @@ public final class ValidationRun {
         for (AttributedFinding a : validator.validateAttributed(read.subjects())) {
             // Located where its own subject was defined: with the same Kind/name in two files, each file keeps its own.
             Finding f = a.finding();
+            Integer inWaiverFile = waivers.lineOf(f);
+            if (inWaiverFile != null) {
+                // About a waiver of the repository's file (APS901, APS902): located at its entry there.
+                findings.add(new LocatedFinding(f, waivers.document().source(), inWaiverFile));
+                continue;
+            }
             Origin origin = a.subject() >= 0 ? read.origins().get(a.subject()) : read.firstOrigins().get(f.object());
             findings.add(new LocatedFinding(f, origin == null ? null : origin.document().source(),
                     origin == null ? null : origin.lineOf(f.field())));
@@ -152,7 +180,7 @@ public final class ValidationRun {
         boolean mutatingPolicies = read.subjects().stream().map(s -> s.object().kind())
                 .anyMatch(k -> k == AdmissionKind.MUTATING_ADMISSION_POLICY || k == AdmissionKind.MUTATING_ADMISSION_POLICY_BINDING);
         return new Result(List.copyOf(findings), loaded.files(), read.subjects().size(), skipped,
-                !loaded.problems().isEmpty() || crdProblems, mutatingPolicies);
+                !loaded.problems().isEmpty() || crdProblems || waivers.unreadable(), mutatingPolicies);
     }
 
     public static Subjects subjects(List<Document> documents, KubeVersion version) {

@@ -110,8 +110,9 @@ class ValidateCommandTest {
         RenderCommandTest.Run r = run("validate", "--output", "json", "config/samples/unsafe-fail-closed-webhook.yaml");
         JsonNode root = json(r);
         assertEquals(Set.of("findings", "summary"), fieldNames(root));
-        // The contract's four counts, plus one compatible addition: skipped documents (not admission objects).
-        assertEquals(Set.of("files", "objects", "errors", "warnings", "skipped"), fieldNames(root.get("summary")));
+        // The contract's four counts, plus compatible additions: skipped documents (not admission objects) and
+        // findings a waiver turned into info.
+        assertEquals(Set.of("files", "objects", "errors", "warnings", "skipped", "waived"), fieldNames(root.get("summary")));
         assertEquals(1, root.get("summary").get("files").asInt());
         assertEquals(1, root.get("summary").get("objects").asInt());
         assertTrue(root.get("summary").get("errors").asInt() >= 1);

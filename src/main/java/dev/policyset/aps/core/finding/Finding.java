@@ -11,8 +11,9 @@ import java.util.Objects;
  * @param field    Kubernetes-style path inside that object, e.g. {@code spec.validations[0].expression};
  *                 empty when the finding is about the object as a whole
  * @param message  what is wrong and what to do
+ * @param waiver   how it was waived (its severity is then {@code info}), or null when it was not
  */
-public record Finding(String rule, Severity severity, String object, String field, String message) {
+public record Finding(String rule, Severity severity, String object, String field, String message, Waiver waiver) {
     public static final Comparator<Finding> ORDER = Comparator.comparing(Finding::severity)
             .thenComparing(Finding::object)
             .thenComparing(Finding::field)
@@ -25,6 +26,10 @@ public record Finding(String rule, Severity severity, String object, String fiel
         object = object == null ? "" : object;
         field = field == null ? "" : field;
         message = message == null ? "" : message;
+    }
+
+    public Finding(String rule, Severity severity, String object, String field, String message) {
+        this(rule, severity, object, field, message, null);
     }
 
     public static Finding error(String rule, String object, String field, String message) {
@@ -49,6 +54,15 @@ public record Finding(String rule, Severity severity, String object, String fiel
     }
 
     public Finding withSeverity(Severity newSeverity, String newMessage) {
-        return new Finding(rule, newSeverity, object, field, newMessage);
+        return new Finding(rule, newSeverity, object, field, newMessage, waiver);
+    }
+
+    /** This finding waived: reported as {@code info}, its message led by {@code prefix}, the decision kept. */
+    public Finding waived(Waiver how, String prefix) {
+        return new Finding(rule, Severity.INFO, object, field, prefix + message, how);
+    }
+
+    public boolean isWaived() {
+        return waiver != null;
     }
 }

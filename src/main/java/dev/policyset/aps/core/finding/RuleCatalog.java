@@ -54,6 +54,9 @@ public final class RuleCatalog {
         rule("APS603", Severity.WARNING, "An access to an optional field or map key without a guard can fail at request time in a fail-closed policy");
         rule("APS701", Severity.WARNING, "A CEL expression's estimated cost can exceed the API server's runtime limit or budget");
         rule("APS801", Severity.WARNING, "Existing objects that a binding denies, or would deny once switched to Deny");
+        // APS9xx: the waivers themselves (spec.safety.exemptions, the admission.policyset.dev/waive annotation, .aps.yaml).
+        rule("APS901", Severity.WARNING, "A waiver or exemption matches no finding");
+        rule("APS902", Severity.WARNING, "A waiver that waives nothing: no reason, a rule that cannot be waived, no object pattern, or expired");
         rule("cel/Unchecked", Severity.WARNING, "The CEL checker failed on this expression; it was not checked");
         // What the API server itself refuses, with its field.ErrorType (k8s.io/apimachinery/pkg/util/validation/field).
         for (String type : List.of("Required", "Invalid", "NotSupported", "Duplicate", "Forbidden", "TooMany", "TooLong")) {

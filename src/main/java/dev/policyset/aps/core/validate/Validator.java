@@ -2,27 +2,25 @@ package dev.policyset.aps.core.validate;
 
 import dev.policyset.aps.core.cel.CelChecker;
 import dev.policyset.aps.core.finding.Finding;
-import dev.policyset.aps.core.finding.Severity;
-import dev.policyset.aps.core.model.Exemption;
-import dev.policyset.aps.core.model.SafetySettings;
 import dev.policyset.aps.core.validate.apiserver.ApiServerRules;
 import dev.policyset.aps.core.validate.safety.SafetyContext;
 import dev.policyset.aps.core.validate.safety.SafetyRule;
 import dev.policyset.aps.core.validate.safety.SafetyRules;
+import dev.policyset.aps.core.validate.waiver.Waivers;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * The one judge the operator and the CLI share: API-server rules per object, then safety rules over the
  * whole input, then each set's exemptions and enforcement.
  *
- * <p>Exemptions and enforcement apply to safety findings only, never to {@code api/*} (what the API server
- * would refuse cannot be waived). A safety finding is governed by the settings of the subject it is about
- * (its set's {@code spec.safety}; bare objects have the defaults): an exemption for the finding's rule and
- * object turns it into an {@code info} finding that names the reason; otherwise {@code enforcement: Warn}
- * turns an error into a warning.
+ * <p>Exemptions, waivers and enforcement apply to safety findings only, never to {@code api/*} (what the API server
+ * would refuse cannot be waived). A safety finding is governed by the waivers written for the subject it is about
+ * ({@link Waivers}: its set's {@code spec.safety}; for a bare object its annotation and the repository's
+ * {@code .aps.yaml}): a waiver for the finding's rule and object turns it into an {@code info} finding that names
+ * the reason; otherwise {@code enforcement: Warn} turns an error into a warning. Waivers that match nothing, and
+ * expired ones, are reported (APS901, APS902).
  */
 public final class Validator {
     private final ValidationOptions options;
@@ -58,6 +56,7 @@ public final class Validator {
         }
         SafetyContext context = new SafetyContext(subjects, options);
         SubjectAttribution attribution = new SubjectAttribution(subjects);
+        Waivers waivers = new Waivers(subjects, options.waivers(), options.today());
         for (SafetyRule rule : rules) {
             List<Finding> found;
             try {
@@ -69,27 +68,11 @@ public final class Validator {
                 continue;
             }
             for (AttributedFinding a : attribution.attribute(rule, context, found)) {
-                SafetySettings safety = a.subject() < 0 ? SafetySettings.DEFAULT : subjects.get(a.subject()).safety();
-                findings.add(new AttributedFinding(rule.waivable() ? govern(a.finding(), safety) : a.finding(), a.subject()));
+                findings.add(new AttributedFinding(rule.waivable() ? waivers.govern(a.finding(), a.subject()) : a.finding(),
+                        a.subject()));
             }
         }
+        findings.addAll(waivers.report());
         return findings;
-    }
-
-    /** Applies one set's exemptions and enforcement to one safety finding. */
-    static Finding govern(Finding finding, SafetySettings safety) {
-        if (finding.isApiServerRule() || finding.severity() == Severity.INFO) {
-            return finding;
-        }
-        Optional<Exemption> exemption = safety.exemptions().stream()
-                .filter(e -> finding.rule().equals(e.rule()) && finding.object().equals(e.object()))
-                .findFirst();
-        if (exemption.isPresent()) {
-            return finding.withSeverity(Severity.INFO, "exempted (" + exemption.get().reason() + "): " + finding.message());
-        }
-        if (safety.enforcement() == SafetySettings.Enforcement.WARN && finding.isError()) {
-            return finding.withSeverity(Severity.WARNING, finding.message() + " (reported as a warning: enforcement is Warn)");
-        }
-        return finding;
     }
 }

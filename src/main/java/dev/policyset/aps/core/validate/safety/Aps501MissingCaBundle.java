@@ -19,6 +19,8 @@ import java.util.Optional;
  *   <li>OpenShift's service CA operator: annotation {@code service.beta.openshift.io/inject-cabundle: "true"};</li>
  *   <li>OLM, which creates the configurations of an operator's ClusterServiceVersion with the CA it generated: label
  *       {@code olm.webhook-description-generate-name}, or {@code olm.owner.kind: ClusterServiceVersion};</li>
+ *   <li>Gatekeeper, istiod and Kyverno, which patch their own webhooks' caBundle: recognised by their labels and
+ *       webhook names ({@link RuntimeCaInjectors});</li>
  *   <li>any other controller that fills it at run time (Knative, Tekton, KEDA and most operators that manage their own
  *       certificates): annotation {@value #RUNTIME_ANNOTATION}{@code : runtime}, this project's own way to say so.</li>
  * </ul>
@@ -39,7 +41,7 @@ public final class Aps501MissingCaBundle implements SafetyRule {
     @Override
     public List<Finding> check(SafetyContext context) {
         return WebhookRef.all(context).stream()
-                .filter(w -> w.service().isPresent() && !w.hasCaBundle() && injector(w.object().manifest().path("metadata")).isEmpty())
+                .filter(w -> w.service().isPresent() && !w.hasCaBundle() && injector(w).isEmpty())
                 .map(w -> Finding.warning(id(), w.id(), w.field("clientConfig.caBundle"),
                         w.label() + " calls a Service but has no clientConfig.caBundle, and the configuration does not say "
                                 + "who injects it: the API server cannot verify the service's certificate, so every call "
@@ -50,8 +52,15 @@ public final class Aps501MissingCaBundle implements SafetyRule {
                 .toList();
     }
 
-    /** Who fills the caBundle in at run time, according to the configuration's metadata; empty when nobody says. */
-    static Optional<String> injector(JsonNode metadata) {
+    /** Who fills this webhook's caBundle in at run time, according to its configuration; empty when nobody says. */
+    static Optional<String> injector(WebhookRef webhook) {
+        JsonNode metadata = webhook.object().manifest().path("metadata");
+        return annotated(metadata).or(() -> RuntimeCaInjectors.of(webhook.mutating(), metadata,
+                webhook.hook().path("name").asText("")));
+    }
+
+    /** Who fills the caBundle in at run time, according to the configuration's annotations and OLM's labels. */
+    static Optional<String> annotated(JsonNode metadata) {
         JsonNode annotations = metadata.path("annotations");
         JsonNode labels = metadata.path("labels");
         if (CERT_MANAGER.stream().anyMatch(annotations::has)) {
