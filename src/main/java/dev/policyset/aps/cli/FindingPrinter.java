@@ -103,8 +103,7 @@ final class FindingPrinter {
         out.println((byObject.isEmpty() ? "" : "\n") + result.files() + " file(s), " + result.objects() + " object(s): "
                 + errors + " error(s), " + warnings + " warning(s)"
                 + (result.waived() == 0 ? "" : ", " + result.waived() + " waived")
-                + (result.skipped() == 0 ? "" : ";
-" + result.skipped() + " other document(s) skipped"
+                + (result.skipped() == 0 ? "" : ";\n" + result.skipped() + " other document(s) skipped"
                         + (showSkipped ? "" : " (--show-skipped lists them)")));
     }
 
