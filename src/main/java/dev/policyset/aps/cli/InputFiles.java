@@ -43,9 +43,9 @@ public final class InputFiles {
      * A path that could not be read or parsed: the rule ({@link #UNREADABLE} or {@link #TOO_LARGE}), which file,
      * which line (null when none applies), and why.
      */
-    record Problem(String rule, String file, Integer line, String message) {
+    public record Problem(String rule, String file, Integer line, String message) {
         /** {@code file:line: message}, or {@code file: message} without a line. */
-        String describe() {
+        public String describe() {
             return file + (line == null ? "" : ":" + line) + ": " + message;
         }
     }

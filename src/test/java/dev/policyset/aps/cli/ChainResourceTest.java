@@ -71,7 +71,7 @@ class ChainResourceTest {
         for (String[] c : cases) {
             RenderCommandTest.Run r = chain(c[0], "-n", "team-a", SAMPLES);
             assertEquals(ExitCodes.USAGE_OR_INPUT, r.exit(), c[0] + ": " + r.out() + r.err());
-            assertTrue(r.err().startsWith("--resource " + c[0] + ": "), r.err());
+            assertTrue(r.err().startsWith("aps chain: --resource " + c[0] + ": "), r.err());
             assertTrue(r.err().contains(c[1]), c[0] + ": " + r.err());
             Matcher m = SUGGESTION.matcher(r.err());
             assertTrue(m.find(), c[0] + ": " + r.err());

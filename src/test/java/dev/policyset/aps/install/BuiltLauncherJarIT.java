@@ -45,4 +45,13 @@ class BuiltLauncherJarIT {
         }
         Files.delete(link); // JUnit would warn that it leaves the link's target alone
     }
+
+    /** `make demo` after a package: nothing is newer than the jar, so it runs the demo without a minute of Maven. */
+    @Test
+    void makeDemoDoesNotRebuildAnUpToDateJar() throws Exception {
+        CliLauncherJarIT.Result plan = CliLauncherJarIT.run(ProjectFiles.root(), List.of("make", "-n", "demo"));
+        assertEquals(0, plan.exit(), plan.err());
+        assertTrue(plan.out().contains("render config/samples/baseline-security.yaml"), plan.out());
+        assertFalse(plan.out().contains("mvn") || plan.out().contains("$(MVN)"), "no build planned:\n" + plan.out());
+    }
 }

@@ -70,14 +70,19 @@ class CliLauncherJarIT {
     static Result run(Path dir, List<String> command, String javaOpts) throws IOException, InterruptedException {
         ProcessBuilder pb = new ProcessBuilder(new ArrayList<>(command)).directory(dir.toFile());
         pb.environment().put("APS_JAVA_OPTS", javaOpts);
-        Path out = Files.createTempFile(dir, "out", ".txt");
-        Path err = Files.createTempFile(dir, "err", ".txt");
+        Path out = Files.createTempFile("aps-out", ".txt");
+        Path err = Files.createTempFile("aps-err", ".txt");
         pb.redirectOutput(out.toFile()).redirectError(err.toFile());
         Process p = pb.start();
         if (!p.waitFor(300, TimeUnit.SECONDS)) {
             p.destroyForcibly();
             throw new AssertionError(command + " did not finish in 300 s");
         }
-        return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
+        try {
+            return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
+        } finally {
+            Files.deleteIfExists(out);
+            Files.deleteIfExists(err);
+        }
     }
 }

@@ -74,9 +74,13 @@ class DockerfileCliTest {
                 "the launcher reads aps.jar and aps.jsa beside itself");
         assertTrue(image.run().contains("-XX:ArchiveClassesAtExit=/opt/aps/aps.jsa"), image.run());
         assertTrue(image.run().contains("-jar /opt/aps/aps.jar validate"), "a validation is the training run");
-        String makefile = Files.readString(ProjectFiles.root().resolve("Makefile"));
-        assertTrue(makefile.contains("-XX:ArchiveClassesAtExit=target/aps.jsa"), "make build trains the same way");
-        assertTrue(makefile.contains("install -m 755 src/main/sh/aps target/aps"));
+        // mvn package (make build, make test) trains the same way, by the jar's absolute path (pom.xml, cli-archive)
+        String pom = Files.readString(ProjectFiles.root().resolve("pom.xml"));
+        assertTrue(pom.contains("<argument>-XX:ArchiveClassesAtExit=${project.build.directory}/aps.jsa</argument>"), "mvn package trains");
+        assertTrue(pom.contains("<argument>${project.build.directory}/aps.jar</argument>\n                <argument>validate</argument>"),
+                "a validation is the training run of mvn package too");
+        assertTrue(pom.contains("<argument>${project.basedir}/src/main/sh/aps</argument>\n                <argument>${project.build.directory}/aps</argument>"),
+                "mvn package installs the launcher beside the jar");
     }
 
     /** The CI examples and the pre-commit hooks run this version's CLI image through its entrypoint path. */

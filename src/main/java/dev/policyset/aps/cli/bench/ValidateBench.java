@@ -80,6 +80,14 @@ final class ValidateBench implements Callable<Integer> {
         List<ValidationSubject> subjects = ValidationRun.subjects(loaded.documents(), version).subjects();
         List<String> expressions = new ArrayList<>();
         subjects.forEach(s -> collectExpressions(s.object().manifest(), "", expressions));
+        if (!loaded.problems().isEmpty() || expressions.isEmpty()) {
+            // Without input both sides time next to nothing, and their ratio (729 once) is noise printed as a result.
+            PrintWriter err = spec.commandLine().getErr();
+            loaded.problems().forEach(p -> err.println("bench validate: " + p.describe()));
+            err.println("bench validate: no CEL expressions to time in " + paths + (loaded.problems().isEmpty() ? "" : " (see above)")
+                    + "; give the corpus, e.g. make bench SHARED=../shared");
+            return ExitCodes.USAGE_OR_INPUT;
+        }
         out.printf("input: %d files, %d objects, %d CEL expressions; warm-up %d, timed %d rounds; %s checker%n",
                 loaded.files(), subjects.size(), expressions.size(), warmup, iterations,
                 stockChecker ? "cel-java's stock" : "prebuilt");

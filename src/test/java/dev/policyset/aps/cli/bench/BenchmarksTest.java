@@ -27,6 +27,18 @@ class BenchmarksTest {
         assertEquals(ExitCodes.USAGE_OR_INPUT, Benchmarks.execute());
     }
 
+    /** `make bench` without ../shared once timed nothing against nothing and printed "ratio 729", exit 0. */
+    @Test
+    void validateWithoutInputIsAnErrorNotARatio(@org.junit.jupiter.api.io.TempDir java.nio.file.Path empty) {
+        String missing = empty.resolve("corpus").toString();
+        String out = capture(() -> assertEquals(ExitCodes.USAGE_OR_INPUT,
+                Benchmarks.execute("validate", "--warmup", "0", "--iterations", "1", missing)));
+        assertFalse(out.contains("ratio"), out);
+        String none = capture(() -> assertEquals(ExitCodes.USAGE_OR_INPUT,
+                Benchmarks.execute("validate", "--warmup", "0", "--iterations", "1", empty.toString())));
+        assertFalse(none.contains("ratio"), "an empty directory has no expressions either: " + none);
+    }
+
     @Test
     void apsHasNoBenchCommands() {
         for (String bench : new String[] {"bench", "bench-impact", "bench-parse"}) {
