@@ -10,8 +10,9 @@ import java.util.Optional;
  * (validations, matchConditions); elsewhere the condition must choose between the expression and a value of the same
  * type, {@code cond ? expr : fallback}. The fallbacks are the kind's "nothing": a mutation that changes nothing
  * ({@code Object{}}, {@code []}), the empty string (a messageExpression that is empty falls back to the static
- * {@code message}; an empty audit annotation value is left out: {@code null} does not type-check beside a string),
- * and for a variable the empty value of its type.
+ * {@code message}; for an audit annotation value, {@code null} would leave the annotation out but does not
+ * type-check beside a string: {@code found no matching overload for '_?_:_'}), and for a variable the empty value of
+ * its type.
  */
 public final class GuardedForms {
     private GuardedForms() {
