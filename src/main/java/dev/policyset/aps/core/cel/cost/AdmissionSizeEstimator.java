@@ -2,10 +2,12 @@ package dev.policyset.aps.core.cel.cost;
 
 import dev.cel.common.ast.CelConstant;
 import dev.cel.common.ast.CelExpr;
+import dev.cel.common.navigation.CelNavigableExpr;
 import dev.cel.common.types.CelKind;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,9 +27,13 @@ import static dev.policyset.aps.core.cel.cost.CostConstants.MAX_REQUEST_SIZE_BYT
  * <ul>
  *   <li>ObjectMeta limits that API validation enforces: {@code metadata.name}/{@code generateName} ≤ 253,
  *       {@code metadata.namespace} ≤ 63, label values ≤ 63 and keys ≤ 317 characters;</li>
- *   <li>size guards: a top-level conjunct {@code size(x) <= N} (or {@code <}, {@code x.size()}, reversed)
- *       bounds {@code x} to N for the whole expression, because {@code &&} stops at the first false
- *       conjunct, so a large {@code x} never reaches the rest.</li>
+ *   <li>size guards: {@code size(x) <= N} (or {@code <}, {@code x.size()}, reversed) bounds {@code x} to N
+ *       where the runtime only goes when it holds: the right operand of {@code &&} ({@code size(x) <= N && work}),
+ *       the first branch of {@code ? :} ({@code size(x) <= N ? work : []}), and with the test negated
+ *       ({@code size(x) > N}) the right operand of {@code ||} and the second branch. cel-go evaluates {@code &&}
+ *       and {@code ||} left to right and stops at the first operand that decides, and a conditional evaluates
+ *       one branch; so a large {@code x} never reaches that work. A guard to the right of the work
+ *       ({@code work && size(x) <= N}) bounds nothing: the work has run by then.</li>
  * </ul>
  * Every request-bounded path the estimate asked about is recorded ({@link #unbounded()}), for the finding
  * to name.
@@ -44,17 +50,21 @@ public final class AdmissionSizeEstimator implements SizeEstimator {
     /** What kind of unbounded input a path is, as a finding names it. */
     public enum Unbounded { STRING, LIST, MAP, UNKNOWN }
 
-    private final Map<List<String>, Long> guards;
+    /** A size guard: {@code path} has at most {@code bound} items where the expressions {@code scope} are evaluated. */
+    private record Guard(long bound, Set<Long> scope) {
+    }
+
+    private final Map<List<String>, List<Guard>> guards;
     private final Map<List<String>, Unbounded> unbounded = new LinkedHashMap<>();
     private final Map<List<String>, Long> overrides = new HashMap<>();
 
-    private AdmissionSizeEstimator(Map<List<String>, Long> guards) {
+    private AdmissionSizeEstimator(Map<List<String>, List<Guard>> guards) {
         this.guards = guards;
     }
 
     /** The estimator for one checked expression (its size guards read from {@code root}). */
     public static AdmissionSizeEstimator forExpression(CelExpr root) {
-        Map<List<String>, Long> guards = new HashMap<>();
+        Map<List<String>, List<Guard>> guards = new HashMap<>();
         collectGuards(root, guards);
         return new AdmissionSizeEstimator(guards);
     }
@@ -129,7 +139,7 @@ public final class AdmissionSizeEstimator implements SizeEstimator {
         if (override != null) {
             return new SizeEstimate(0, override);
         }
-        Long guard = guards.get(path);
+        Long guard = guardAt(path, node.expr());
         if (guard != null) {
             return new SizeEstimate(0, guard);
         }
@@ -186,32 +196,95 @@ public final class AdmissionSizeEstimator implements SizeEstimator {
 
     // ---------------------------------------------------------------- size guards
 
-    private static void collectGuards(CelExpr e, Map<List<String>, Long> guards) {
-        if (e.getKind() != CelExpr.ExprKind.Kind.CALL) {
+    /** The tightest guard on {@code path} that holds where {@code at} is evaluated; null when none does. */
+    private Long guardAt(List<String> path, CelExpr at) {
+        List<Guard> candidates = guards.get(path);
+        if (candidates == null || at == null) {
+            return null;
+        }
+        Long best = null;
+        for (Guard g : candidates) {
+            if (g.scope().contains(at.id()) && (best == null || g.bound() < best)) {
+                best = g.bound();
+            }
+        }
+        return best;
+    }
+
+    /** Every guard in the expression, each scoped to the operand or branch that runs only when it holds. */
+    private static void collectGuards(CelExpr e, Map<List<String>, List<Guard>> guards) {
+        if (e.getKind() == CelExpr.ExprKind.Kind.CALL) {
+            var call = e.call();
+            List<CelExpr> args = call.args();
+            switch (call.function()) {
+                case "_&&_" -> scope(tests(args.get(0), true), args.get(1), guards);
+                case "_||_" -> scope(tests(args.get(0), false), args.get(1), guards);
+                case "_?_:_" -> {
+                    scope(tests(args.get(0), true), args.get(1), guards);
+                    scope(tests(args.get(0), false), args.get(2), guards);
+                }
+                default -> {
+                }
+            }
+        }
+        CelNavigableExpr.fromExpr(e).children().forEach(c -> collectGuards(c.expr(), guards));
+    }
+
+    private static void scope(Map<List<String>, Long> bounds, CelExpr where, Map<List<String>, List<Guard>> guards) {
+        if (bounds.isEmpty()) {
             return;
+        }
+        Set<Long> ids = new HashSet<>();
+        CelNavigableExpr.fromExpr(where).allNodes().forEach(n -> ids.add(n.expr().id()));
+        bounds.forEach((path, bound) -> guards.computeIfAbsent(path, p -> new ArrayList<>()).add(new Guard(bound, ids)));
+    }
+
+    /**
+     * The size bounds that hold when {@code e} evaluates to {@code holds}: {@code size(x) <= N} true, or
+     * {@code size(x) > N} false, gives {@code x} at most N; through {@code &&} (true: both hold), {@code ||} (false:
+     * both fail) and {@code !}.
+     */
+    private static Map<List<String>, Long> tests(CelExpr e, boolean holds) {
+        Map<List<String>, Long> out = new HashMap<>();
+        if (e.getKind() != CelExpr.ExprKind.Kind.CALL) {
+            return out;
         }
         var call = e.call();
-        if (call.function().equals("_&&_")) {
-            call.args().forEach(a -> collectGuards(a, guards));
-            return;
+        if (call.function().equals("!_") && call.args().size() == 1) {
+            return tests(call.args().get(0), !holds);
+        }
+        if ((call.function().equals("_&&_") && holds) || (call.function().equals("_||_") && !holds)) {
+            call.args().forEach(a -> tests(a, holds).forEach((p, n) -> out.merge(p, n, Math::min)));
+            return out;
         }
         if (call.args().size() != 2) {
-            return;
+            return out;
         }
         CelExpr left = call.args().get(0);
         CelExpr right = call.args().get(1);
+        // size(x) OP N: the bound when true (<=, <) or when false (>, >=); N OP size(x) mirrored
         switch (call.function()) {
-            case "_<=_" -> guard(left, right, 0, guards);
-            case "_<_" -> guard(left, right, -1, guards);
-            case "_>=_" -> guard(right, left, 0, guards);
-            case "_>_" -> guard(right, left, -1, guards);
+            case "_<=_" -> bound(holds ? left : null, right, 0, out);
+            case "_<_" -> bound(holds ? left : null, right, -1, out);
+            case "_>_" -> bound(holds ? null : left, right, 0, out);
+            case "_>=_" -> bound(holds ? null : left, right, -1, out);
             default -> {
             }
         }
+        switch (call.function()) {
+            case "_>=_" -> bound(holds ? right : null, left, 0, out);
+            case "_>_" -> bound(holds ? right : null, left, -1, out);
+            case "_<_" -> bound(holds ? null : right, left, 0, out);
+            case "_<=_" -> bound(holds ? null : right, left, -1, out);
+            default -> {
+            }
+        }
+        return out;
     }
 
-    private static void guard(CelExpr sizeCall, CelExpr bound, long adjust, Map<List<String>, Long> guards) {
-        if (bound.getKind() != CelExpr.ExprKind.Kind.CONSTANT || bound.constant().getKind() != CelConstant.Kind.INT64_VALUE
+    private static void bound(CelExpr sizeCall, CelExpr bound, long adjust, Map<List<String>, Long> out) {
+        if (sizeCall == null || bound.getKind() != CelExpr.ExprKind.Kind.CONSTANT
+                || bound.constant().getKind() != CelConstant.Kind.INT64_VALUE
                 || sizeCall.getKind() != CelExpr.ExprKind.Kind.CALL || !sizeCall.call().function().equals("size")) {
             return;
         }
@@ -222,8 +295,7 @@ public final class AdmissionSizeEstimator implements SizeEstimator {
         }
         List<String> path = selectPath(operand);
         if (path != null) {
-            long n = Math.max(0, bound.constant().int64Value() + adjust);
-            guards.merge(path, n, Math::min);
+            out.merge(path, Math.max(0, bound.constant().int64Value() + adjust), Math::min);
         }
     }
 

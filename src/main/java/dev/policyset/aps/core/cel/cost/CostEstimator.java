@@ -256,6 +256,11 @@ public final class CostEstimator {
                 return call(new CostEstimate(min, smallestMax).multiplyByCostFactor(STRING_TRAVERSAL_COST_FACTOR)
                         .add(argSum), null);
             }
+            case "int64_to_string", "uint64_to_string", "double_to_string", "bool_to_string" -> {
+                // a number or a bool printed is at most SCALAR_STRING characters. cel-go leaves the size unknown, so
+                // that '/spec/containers/' + string(i) (how a JSONPatch names an item) would read as unbounded
+                return call(CostEstimate.ONE.add(argSum), new SizeEstimate(1, SCALAR_STRING));
+            }
             default -> {
                 // O(1)
             }
@@ -267,6 +272,12 @@ public final class CostEstimator {
      * cel-go's overload id for the calls it prices by overload: cel-java's standard overload ids are the
      * CEL spec's (as cel-go's); the extension functions are recognised by name, as their ids differ.
      */
+    /**
+     * The longest {@code string()} of an int, uint, double or bool: 20 characters for {@code -9223372036854775808}
+     * and 18446744073709551615; a double prints in at most 24 ({@code -1.7976931348623157e+308}); rounded up.
+     */
+    static final long SCALAR_STRING = 32;
+
     static String standardOverload(String function, String overloadId, AstNode target) {
         if (function.equals("format") && target != null) {
             return "string_format";

@@ -1,6 +1,7 @@
 package dev.policyset.aps.core.validate.safety;
 
 import dev.policyset.aps.core.cel.ExpressionKind;
+import dev.policyset.aps.core.cel.GuardedForms;
 import dev.policyset.aps.core.cel.KubernetesCelEnvironment;
 import dev.policyset.aps.core.finding.Finding;
 import dev.policyset.aps.core.render.RenderedObject;
@@ -61,18 +62,20 @@ public final class Aps603UnguardedAccess implements SafetyRule {
                     continue;
                 }
                 Map<String, UnguardedAccesses.Access> accesses = new LinkedHashMap<>();
+                dev.cel.common.types.CelType resultType = null;
                 for (Typed typed : typedCompiles(result.get())) {
                     KubernetesCelEnvironment.Compiled c = typed.compiled().get(e.field());
                     if (c == null || !c.ok()) {
                         continue;
                     }
+                    resultType = resultType == null ? c.resultType() : resultType;
                     UnguardedAccesses lint = new UnguardedAccesses(typed.schemas(), clusterScoped, creates,
                             e.kind() == ExpressionKind.MATCH_CONDITION ? Set.of() : matchConditionGuards(result.get(), typed),
                             variableGuards(result.get(), typed));
                     lint.find(c.ast()).forEach(a -> accesses.putIfAbsent(a.path(), a));
                 }
                 if (!accesses.isEmpty()) {
-                    out.add(finding(object, e, new ArrayList<>(accesses.values()), failsOpen));
+                    out.add(finding(object, e, resultType, new ArrayList<>(accesses.values()), failsOpen));
                 }
             }
         }
@@ -116,16 +119,16 @@ public final class Aps603UnguardedAccess implements SafetyRule {
         return guards;
     }
 
-    private Finding finding(RenderedObject object, PolicyTypeCheck.Expression e, List<UnguardedAccesses.Access> accesses,
-                            boolean failsOpen) {
+    private Finding finding(RenderedObject object, PolicyTypeCheck.Expression e, dev.cel.common.types.CelType resultType,
+                            List<UnguardedAccesses.Access> accesses, boolean failsOpen) {
         // an access whose path extends another's is reported with it: object.metadata.labels(.team)
         List<UnguardedAccesses.Access> shown = accesses.stream()
-                .filter(a -> accesses.stream().noneMatch(b -> b != a && b.path().startsWith(a.path() + ".")))
+                .filter(a -> accesses.stream().noneMatch(b -> b != a && under(b.path(), a.path())))
                 .toList();
         StringBuilder m = new StringBuilder();
         List<String> parts = new ArrayList<>();
         for (UnguardedAccesses.Access a : shown.stream().limit(3).toList()) {
-            List<String> reasons = accesses.stream().filter(b -> a.path().equals(b.path()) || a.path().startsWith(b.path() + "."))
+            List<String> reasons = accesses.stream().filter(b -> a.path().equals(b.path()) || under(a.path(), b.path()))
                     .map(UnguardedAccesses.Access::reason).distinct().toList();
             parts.add("`" + a.path() + "` (" + String.join("; ", reasons) + ")");
         }
@@ -138,27 +141,57 @@ public final class Aps603UnguardedAccess implements SafetyRule {
         m.append(failsOpen ? " and, with failurePolicy Ignore, the policy is skipped for that request"
                 : " and, with failurePolicy Fail (the default), the request is denied");
         UnguardedAccesses.Access first = shown.get(0);
-        String tests = accesses.stream().filter(a -> first.path().equals(a.path()) || first.path().startsWith(a.path() + "."))
+        String tests = accesses.stream().filter(a -> first.path().equals(a.path()) || under(first.path(), a.path()))
                 .sorted(java.util.Comparator.comparingInt(a -> a.path().length()))
                 .map(UnguardedAccesses.Access::presenceTest).collect(Collectors.joining(" && "));
-        m.append(". Guard it: `").append(optionalForm(first.path(), accesses)).append("`, or test presence first: `")
-                .append(tests).append(" && ...`");
+        Optional<String> fallback = GuardedForms.emptyLiteral(first.type());
+        m.append(". Guard it: ");
+        if (fallback.isPresent()) {
+            m.append('`').append(optionalForm(first.path(), accesses, fallback.get())).append("` in its place (with the ")
+                    .append("default you mean), or ");
+        } // else no literal of its type to default to (an object, or a value of unknown type)
+        boolean inLoop = !ROOTS.contains(UnguardedAccesses.steps(first.path()).get(0));
+        m.append("test presence first").append(inLoop ? ", inside the loop" : "").append(": `")
+                // in a loop body the test goes before the access; at the top it must keep the expression's type
+                .append(inLoop ? tests + " && ..." : GuardedForms.when(e.kind(), resultType, tests, "..."))
+                .append('`');
         String message = m.toString();
         return failsOpen ? Finding.info(id(), object.id(), e.field(), message)
                 : Finding.warning(id(), object.id(), e.field(), message);
     }
 
-    /** The path with every risky step made optional: {@code object.metadata.?labels.?team.orValue(...)}. */
-    private static String optionalForm(String path, List<UnguardedAccesses.Access> accesses) {
-        Set<String> risky = accesses.stream().map(UnguardedAccesses.Access::path).collect(Collectors.toSet());
-        String[] steps = path.split("\\.");
-        StringBuilder out = new StringBuilder(steps[0]);
-        String prefix = steps[0];
-        for (int i = 1; i < steps.length; i++) {
-            prefix = prefix + "." + steps[i];
-            out.append(risky.contains(prefix) ? ".?" : ".").append(steps[i]);
+    /**
+     * The path with every risky step made optional and a default: {@code object.metadata.?labels[?'team'].orValue('')}.
+     * A map key is {@code [?'k']} (a key with dots or slashes has no {@code .?} form), a field {@code .?f}.
+     */
+    private static String optionalForm(String path, List<UnguardedAccesses.Access> accesses, String fallback) {
+        Map<String, UnguardedAccesses.Access> risky = new HashMap<>();
+        accesses.forEach(a -> risky.putIfAbsent(a.path(), a));
+        List<String> steps = UnguardedAccesses.steps(path);
+        StringBuilder out = new StringBuilder(steps.get(0));
+        String prefix = steps.get(0);
+        for (String step : steps.subList(1, steps.size())) {
+            prefix = prefix + step;
+            UnguardedAccesses.Access a = risky.get(prefix);
+            if (a == null) {
+                out.append(step);
+            } else if (a.mapKey()) {
+                out.append("[?").append(UnguardedAccesses.quote(a.step())).append(']');
+            } else {
+                out.append(".?").append(a.step());
+            }
         }
-        return out.append(".orValue(<default>)").toString();
+        return out.append(".orValue(").append(fallback).append(")").toString();
     }
+
+    /** The variables an expression starts from; any other root is a comprehension's (a loop's) variable. */
+    private static final Set<String> ROOTS = Set.of("object", "oldObject", "params", "request", "namespaceObject",
+            "variables", "authorizer");
+
+    /** Whether {@code path} selects something under {@code prefix}: {@code m.a} or {@code m['a.b']} under {@code m}. */
+    private static boolean under(String path, String prefix) {
+        return path.startsWith(prefix + ".") || path.startsWith(prefix + "[");
+    }
+
 
 }

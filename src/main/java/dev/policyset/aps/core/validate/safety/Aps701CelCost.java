@@ -3,6 +3,7 @@ package dev.policyset.aps.core.validate.safety;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.policyset.aps.core.cel.CelChecker;
 import dev.policyset.aps.core.cel.ExpressionKind;
+import dev.policyset.aps.core.cel.GuardedForms;
 import dev.policyset.aps.core.cel.KubernetesCelChecker;
 import dev.policyset.aps.core.cel.KubernetesCelEnvironment;
 import dev.policyset.aps.core.cel.cost.AdmissionSizeEstimator;
@@ -81,6 +82,7 @@ public final class Aps701CelCost implements SafetyRule {
             Map<String, Boolean> superlinear = new LinkedHashMap<>();
             for (Expression e : expressions(object.kind(), root)) {
                 CostAnalysis analysis;
+                dev.cel.common.types.CelType resultType;
                 try {
                     KubernetesCelEnvironment env = CHECKER.environment(type, hasParams, context.options().kubeVersion(),
                             e.variables(), e.kind());
@@ -88,6 +90,7 @@ public final class Aps701CelCost implements SafetyRule {
                     if (!compiled.ok()) {
                         continue; // the API-server rules report it
                     }
+                    resultType = compiled.resultType();
                     analysis = ANALYSES.get(compiled);
                     if (analysis == null) { // estimated outside the lock: reconciles run in parallel
                         analysis = CostAnalysis.of(compiled.ast());
@@ -104,7 +107,7 @@ public final class Aps701CelCost implements SafetyRule {
                 superlinear.merge(e.budget(), grows, Boolean::logicalOr);
                 if (max > CostConstants.PER_CALL_LIMIT && reportable(min > CostConstants.PER_CALL_LIMIT,
                         failsOpen(object, root, e.field()), grows)) {
-                    out.add(perCall(object, e, analysis, root));
+                    out.add(perCall(object, e, resultType, analysis, root));
                 }
             }
             for (Map.Entry<String, Long> b : spent.entrySet()) {
@@ -120,7 +123,8 @@ public final class Aps701CelCost implements SafetyRule {
         return out;
     }
 
-    private Finding perCall(RenderedObject object, Expression e, CostAnalysis analysis, JsonNode root) {
+    private Finding perCall(RenderedObject object, Expression e, dev.cel.common.types.CelType resultType,
+                            CostAnalysis analysis, JsonNode root) {
         long min = analysis.estimate().min();
         boolean certain = min > CostConstants.PER_CALL_LIMIT;
         StringBuilder m = new StringBuilder();
@@ -149,14 +153,15 @@ public final class Aps701CelCost implements SafetyRule {
             m.append("do less in one expression (fewer authorizer checks, no nested loops over large lists), or split it "
                     + "into several validations");
         } else {
-            m.append("bound the input in the same expression before the work, e.g. `");
             String example = analysis.drivers().stream()
                     .filter(d -> d.kind() != AdmissionSizeEstimator.Unbounded.UNKNOWN || d.path().size() > 1)
                     .filter(d -> !d.path().contains("@items") && !d.path().contains("@values") && !d.path().contains("@keys"))
                     .map(CostAnalysis.Driver::display).findFirst().orElse("x");
-            m.append("size(").append(example).append(") <= 100 && ...` (aps counts such a guard; the API server's ")
-                    .append("own estimate does not, but at runtime `&&` stops before the work), or do less per item ")
-                    .append("(no regex or nested loop inside a loop; compute a value once in spec.variables)");
+            m.append("bound the input in the same expression before the work: `").append(bounded(e.kind(), resultType, example))
+                    .append("` with the current expression for `...` (").append(boundedEffect(e.kind()))
+                    .append("; aps counts such a guard, the API server's own estimate does not, but at runtime the ")
+                    .append("work is never reached), or do less per item (no regex or nested loop inside a loop; ")
+                    .append("compute a value once in spec.variables)");
         }
         return finding(certain, failsOpen(object, root, e.field()), object, e.field(), m.toString());
     }
@@ -175,6 +180,36 @@ public final class Aps701CelCost implements SafetyRule {
                 + ". Fix: make the expensive expressions cheaper (see the per-expression APS701 findings) or spread the "
                 + "checks over several policies (each has its own budget)";
         return finding(certain, failsOpen(object, root, field), object, field, m);
+    }
+
+    /** The bound the advice puts in front of the expression: {@code size(x) <= 100 && (...)} where the kind is a bool. */
+    static final int ADVISED_BOUND = 100;
+
+    /**
+     * The expression with its input bounded, in the form its kind type-checks in (the expression is {@code ...}): a
+     * validation is false (denied) past the bound; a matchCondition true (past the bound the policy still runs, so
+     * a large object cannot slip out of its match); anything else takes the kind's fallback past the bound
+     * ({@link GuardedForms}: no mutation, the static message, the variable's empty value).
+     */
+    static String bounded(ExpressionKind kind, dev.cel.common.types.CelType resultType, String input) {
+        String size = "size(" + input + ")";
+        return switch (kind) {
+            case VALIDATION -> size + " <= " + ADVISED_BOUND + " && (...)";
+            case MATCH_CONDITION, WEBHOOK_MATCH_CONDITION -> size + " > " + ADVISED_BOUND + " || (...)";
+            default -> GuardedForms.when(kind, resultType, size + " <= " + ADVISED_BOUND, "(...)");
+        };
+    }
+
+    private static String boundedEffect(ExpressionKind kind) {
+        return switch (kind) {
+            case VALIDATION -> "a larger input is then denied";
+            case MATCH_CONDITION, WEBHOOK_MATCH_CONDITION -> "a larger input then matches, so it is still checked";
+            case MESSAGE_EXPRESSION -> "a larger input then gets the static message";
+            case AUDIT_ANNOTATION_VALUE -> "a larger input then gets an empty value";
+            case MUTATION_APPLY_CONFIGURATION, MUTATION_JSON_PATCH -> "a larger input is then left unmutated";
+            case VARIABLE -> "a larger input then sees the fallback: make sure the checks that use the variable deny "
+                    + "it, or add a validation that does";
+        };
     }
 
     /** The risk model's silent case: fails closed, not certain, and only a near-limit request gets there. */

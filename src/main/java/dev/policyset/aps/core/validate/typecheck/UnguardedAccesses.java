@@ -30,22 +30,81 @@ import java.util.Set;
  *   <li>one of the request fields the API server leaves out when empty ({@link #REQUEST_FIELDS}).</li>
  * </ul>
  * It is guarded when it is written as an optional ({@code .?f}, {@code [?k]}, then {@code orValue}), or when
- * {@code has(...)} of it (or of something under it) or {@code 'k' in m} appears in the other operand of an
+ * {@code has(...)} of it (or of something under it), {@code 'k' in m} or {@code m.exists(k, k == 'k')} appears in
+ * the other operand of an
  * enclosing {@code &&} / {@code ||} (CEL's logical operators absorb an error when the other side decides the
  * result, so either order guards), in the condition of an enclosing {@code ? :}, in a variable such an operand
  * names, or in any matchCondition of the policy (an optional access there, {@code object.spec.?volumes...}, counts as
  * a test of that field) (a false matchCondition skips the policy before anything else
  * runs). Polarity is not checked: a guard that tests the wrong way is still counted as a guard (fewer reports,
- * never a false one about a guarded access).
+ * never a false one about a guarded access). {@code size(m) > 0} is no guard: it reads {@code m} itself, and a
+ * non-empty map need not hold the key read next.
  */
 public final class UnguardedAccesses {
-    /** One risky access: its text, why it can be absent, and whether it is a map key (else a field). */
-    public record Access(String path, String reason, boolean mapKey) {
+    /**
+     * One risky access: its text, why it can be absent, whether it is a map key (else a field), the operand it
+     * selects from and the step it selects, and the type of what it reads (null when unknown).
+     * The text is CEL: {@code object.metadata.labels.team}, {@code object.metadata.annotations['example.com/owner']}
+     * ({@link #child}), so a path can be printed in advice as it is.
+     */
+    public record Access(String path, String reason, boolean mapKey, String base, String step, CelType type) {
         /** The presence test for this step: {@code 'k' in m} for a map key, {@code has(x.f)} for a field. */
         public String presenceTest() {
-            int dot = path.lastIndexOf('.');
-            return mapKey ? "'" + path.substring(dot + 1) + "' in " + path.substring(0, dot) : "has(" + path + ")";
+            return mapKey ? quote(step) + " in " + base : "has(" + path + ")";
         }
+    }
+
+    private static final java.util.regex.Pattern IDENTIFIER = java.util.regex.Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+    /**
+     * The words CEL's lexer takes for keywords, not identifiers: a map key spelled like one is written {@code ['in']}.
+     * (Reserved words such as {@code namespace} are identifiers after a dot: {@code object.metadata.namespace}.)
+     */
+    private static final Set<String> KEYWORDS = Set.of("true", "false", "null", "in");
+
+    /**
+     * The path of {@code key} selected from {@code operand}, as CEL: {@code m.team} when the key is an identifier,
+     * else {@code m['example.com/owner']}. A key with dots or slashes cannot be split back out of a dotted path, and
+     * {@code m.example.com/owner} is not CEL.
+     */
+    public static String child(String operand, String key) {
+        return isIdentifier(key) ? operand + "." + key : operand + "[" + quote(key) + "]";
+    }
+
+    /** Whether {@code key} can be selected with a dot: {@code m.key}, {@code m.?key}. */
+    public static boolean isIdentifier(String key) {
+        return IDENTIFIER.matcher(key).matches() && !KEYWORDS.contains(key);
+    }
+
+    /**
+     * The steps of a path as {@link #child} and {@link #path} write it, each as written:
+     * {@code object.metadata.annotations['example.com/owner']} → {@code object}, {@code .metadata},
+     * {@code .annotations}, {@code ['example.com/owner']}.
+     */
+    public static List<String> steps(String path) {
+        List<String> out = new ArrayList<>();
+        int i = 0;
+        int start = 0;
+        while (i < path.length()) {
+            char c = path.charAt(i);
+            if ((c == '.' || c == '[') && i > start) {
+                out.add(path.substring(start, i));
+                start = i;
+            }
+            if (c == '[' && i + 1 < path.length() && path.charAt(i + 1) == '\'') {
+                i += 2;
+                while (i < path.length() && path.charAt(i) != '\'') {
+                    i += path.charAt(i) == '\\' ? 2 : 1;
+                }
+            }
+            i++;
+        }
+        out.add(path.substring(start));
+        return out;
+    }
+
+    /** {@code key} as a single-quoted CEL string literal. */
+    public static String quote(String key) {
+        return "'" + key.replace("\\", "\\\\").replace("'", "\\'") + "'";
     }
 
     /**
@@ -125,9 +184,41 @@ public final class UnguardedAccesses {
             String key = stringConstant(e.call().args().get(0));
             String container = path(e.call().args().get(1));
             if (container != null) {
-                out.add(key == null ? container : container + "." + key);
+                out.add(key == null ? container : child(container, key));
             }
+        } else if (e.getKind() == CelExpr.ExprKind.Kind.COMPREHENSION) {
+            existsKey(e).ifPresent(out::add);
         }
+    }
+
+    /**
+     * {@code m.exists(k, k == 'key')} (either side of the {@code ==}): where it holds, the map has the key, as with
+     * {@code 'key' in m}. Upstream policies write it (gateway-api's safe-upgrades). The macro is expanded: the loop
+     * step is {@code accu || pred}.
+     */
+    private static Optional<String> existsKey(CelExpr e) {
+        var c = e.comprehension();
+        String container = path(c.iterRange());
+        CelExpr step = c.loopStep();
+        if (container == null || !c.iterVar2().isEmpty() || step.getKind() != CelExpr.ExprKind.Kind.CALL
+                || !step.call().function().equals("_||_") || step.call().args().size() != 2) {
+            return Optional.empty();
+        }
+        CelExpr accu = step.call().args().get(0);
+        CelExpr predicate = step.call().args().get(1);
+        if (accu.getKind() != CelExpr.ExprKind.Kind.IDENT || !accu.ident().name().equals(c.accuVar())
+                || predicate.getKind() != CelExpr.ExprKind.Kind.CALL || !predicate.call().function().equals("_==_")
+                || predicate.call().args().size() != 2) {
+            return Optional.empty();
+        }
+        CelExpr left = predicate.call().args().get(0);
+        CelExpr right = predicate.call().args().get(1);
+        String key = isIdent(left, c.iterVar()) ? stringConstant(right) : isIdent(right, c.iterVar()) ? stringConstant(left) : null;
+        return key == null ? Optional.empty() : Optional.of(child(container, key));
+    }
+
+    private static boolean isIdent(CelExpr e, String name) {
+        return e.getKind() == CelExpr.ExprKind.Kind.IDENT && e.ident().name().equals(name);
     }
 
     private Optional<Access> risky(CelAbstractSyntaxTree ast, CelNavigableExpr node) {
@@ -155,20 +246,22 @@ public final class UnguardedAccesses {
         if (type.isEmpty()) {
             return Optional.empty();
         }
-        String path = base + "." + step;
+        String path = child(base, step);
         CelType t = type.get();
+        CelType read = ast.getType(e.id()).orElse(null);
         if (t instanceof MapType) {
             if (!fromData(node, operand)) {
                 return Optional.empty(); // a map the expression built itself (a literal): its keys are known
             }
-            return Optional.of(new Access(path, "the key '" + step + "' may be missing from `" + base + "`", true));
+            return Optional.of(new Access(path, "the key " + quote(step) + " may be missing from `" + base + "`", true, base, step,
+                    read));
         }
         if (t.kind() != CelKind.STRUCT) { // the checker records a struct by reference (its name)
             return Optional.empty();
         }
         if (t.name().equals("kubernetes.AdmissionRequest") && step.equals("namespace") && clusterScoped) {
             return Optional.of(new Access(path, "`request.namespace` is left out for cluster-scoped resources, "
-                    + "which this policy matches", false));
+                    + "which this policy matches", false, base, step, read));
         }
         if (t.name().equals("kubernetes.AdmissionRequest") && step.equals("name") && !creates) {
             return Optional.empty();
@@ -177,7 +270,7 @@ public final class UnguardedAccesses {
         if (request != null) {
             String reason = request.get(step);
             return reason == null ? Optional.empty()
-                    : Optional.of(new Access(path, "`" + path + "` is left out when empty: " + reason, false));
+                    : Optional.of(new Access(path, "`" + path + "` is left out when empty: " + reason, false, base, step, read));
         }
         Schema schema = schemas.get(t.name());
         if (schema == null) {
@@ -193,7 +286,7 @@ public final class UnguardedAccesses {
         }
         String what = field.isMap() ? "an optional map, left out when empty"
                 : field.isArray() ? "an optional list, left out when empty" : "optional in the schema";
-        return Optional.of(new Access(path, "`" + step + "` is " + what, false));
+        return Optional.of(new Access(path, "`" + step + "` is " + what, false, base, step, read));
     }
 
     private static final Set<String> DATA = Set.of("object", "oldObject", "params", "request", "namespaceObject");
@@ -299,7 +392,7 @@ public final class UnguardedAccesses {
     }
 
     /** A select/index chain as text ({@code object.metadata.labels.team}); null for anything else. */
-    static String path(CelExpr e) {
+    public static String path(CelExpr e) {
         switch (e.getKind()) {
             case IDENT:
                 return e.ident().name();
@@ -316,7 +409,7 @@ public final class UnguardedAccesses {
                     }
                     String key = stringConstant(call.args().get(1));
                     if (key != null) {
-                        return operand + "." + key;
+                        return child(operand, key);
                     }
                     CelExpr index = call.args().get(1);
                     if (index.getKind() == CelExpr.ExprKind.Kind.CONSTANT
@@ -328,7 +421,7 @@ public final class UnguardedAccesses {
                 if (call.function().equals("_?._") && call.args().size() == 2) {
                     String operand = path(call.args().get(0));
                     String field = stringConstant(call.args().get(1));
-                    return operand == null || field == null ? null : operand + "." + field;
+                    return operand == null || field == null ? null : child(operand, field);
                 }
                 return null;
             }

@@ -67,7 +67,7 @@ class Aps603UnguardedAccessTest {
         assertTrue(m.contains("`object.metadata.labels.team` (`labels` is an optional map, left out when empty; "
                 + "the key 'team' may be missing from `object.metadata.labels`)"), m);
         assertTrue(m.contains("with failurePolicy Fail (the default), the request is denied"), m);
-        assertTrue(m.contains("`object.metadata.?labels.?team.orValue(<default>)`"), m);
+        assertTrue(m.contains("`object.metadata.?labels[?'team'].orValue('')`"), m);
         guarded("has(object.metadata.labels) && has(object.metadata.labels.team) && object.metadata.labels.team == 'a'");
         // has() of the key alone still reads the labels map, which may be absent
         unguarded("has(object.metadata.labels.team) && object.metadata.labels.team == 'a'", "object.metadata.labels");
@@ -187,5 +187,51 @@ class Aps603UnguardedAccessTest {
         String yaml = Aps602SchemaTypeCheckTest.vap(PODS, "true", "").replace("  - expression: 'true'",
                 "  - expression: 'true'\n    messageExpression: 'object.metadata.labels.team'");
         assertEquals(List.of(), run(yaml, BuiltinSchemas.instance()));
+    }
+
+    @Test
+    void keysWithDotsAndSlashesAreWrittenAsIndexes() {
+        List<Finding> f = run(PODS, "object.metadata.annotations['example.com/owner'] == 'a'", "");
+        assertEquals(1, f.size(), f.toString());
+        String m = f.get(0).message();
+        assertTrue(m.contains("`object.metadata.annotations['example.com/owner']` (`annotations` is an optional map"), m);
+        assertTrue(m.contains("`object.metadata.?annotations[?'example.com/owner'].orValue('')`"), m);
+        assertTrue(m.contains("`has(object.metadata.annotations) && 'example.com/owner' in object.metadata.annotations && ...`"), m);
+        guarded("has(object.metadata.annotations) && 'example.com/owner' in object.metadata.annotations"
+                + " && object.metadata.annotations['example.com/owner'] == 'a'");
+        // a quote in a key is escaped, so the advice stays one string literal
+        List<Finding> q = run(PODS, "object.metadata.labels[\"it's\"] == 'a'", "");
+        assertTrue(q.get(0).message().contains("`object.metadata.?labels[?'it\\'s'].orValue('')`"), q.get(0).message());
+    }
+
+    @Test
+    void existsOverTheKeysGuardsThatKey() {
+        // gateway-api's safe-upgrades policy writes its guard this way
+        guarded("has(object.metadata.annotations) && object.metadata.annotations.exists(k, k == 'example.com/owner')"
+                + " && object.metadata.annotations['example.com/owner'] == 'a'");
+        guarded("has(object.metadata.labels) && object.metadata.labels.exists(k, 'team' == k) && object.metadata.labels.team == 'a'");
+        // another key, or a predicate that is not equality with the key, is no guard
+        unguarded("has(object.metadata.labels) && object.metadata.labels.exists(k, k == 'app') && object.metadata.labels.team == 'a'",
+                "object.metadata.labels.team");
+        unguarded("has(object.metadata.labels) && object.metadata.labels.exists(k, k.startsWith('team'))"
+                + " && object.metadata.labels.team == 'a'", "object.metadata.labels.team");
+    }
+
+    @Test
+    void aNonEmptyMapStillMayLackTheKey() {
+        // size(m) > 0 says m has some key, not this one; it reads m itself, so it guards m no better than m's own read
+        unguarded("has(object.metadata.labels) && size(object.metadata.labels) > 0 && object.metadata.labels['team'] == 'a'",
+                "object.metadata.labels.team");
+        unguarded("size(object.metadata.labels) > 0 && object.metadata.labels['team'] == 'a'", "object.metadata.labels");
+    }
+
+    @Test
+    void valuesWithoutALiteralGetOnlyThePresenceTest() {
+        // a container's securityContext is an object: there is no literal default to offer
+        List<Finding> f = run(PODS, "object.spec.containers.all(c, c.securityContext != null)", "");
+        assertEquals(1, f.size(), f.toString());
+        String m = f.get(0).message();
+        assertTrue(m.contains("Guard it: test presence first, inside the loop: `has(c.securityContext) && ...`"), m);
+        assertTrue(!m.contains("orValue("), m);
     }
 }

@@ -80,6 +80,25 @@ class Aps701CelCostTest {
     }
 
     @Test
+    void sizeGuardBoundsOnlyWhatRunsAfterIt() {
+        String loop = "object.spec.containers.all(c, c.name.startsWith('app-'))";
+        // the conditional form (the only one that type-checks in a mutation or a non-bool variable)
+        assertEquals(List.of(), run(vap("Ignore", "size(object.spec.containers) <= 20 ? " + loop + " : false")));
+        assertEquals(List.of(), run(vap("Ignore", "size(object.spec.containers) > 20 ? false : " + loop)));
+        assertEquals(List.of(), run(vap("Ignore", "size(object.spec.containers) > 20 || " + loop)));
+        // the branch the guard does not protect, or a guard evaluated after the work, bounds nothing
+        assertEquals(1, run(vap("Ignore", "size(object.spec.containers) <= 20 ? true : " + loop)).size());
+        assertEquals(1, run(vap("Ignore", loop + " && size(object.spec.containers) <= 20")).size());
+    }
+
+    @Test
+    void printedNumbersAreShort() {
+        // '/spec/containers/' + string(i): cel-go leaves the size of string(int) unknown, which made the path unbounded
+        assertEquals(List.of(), run(vap("Ignore", "size(object.spec.containers) <= 20 && object.spec.containers"
+                + ".map(c, '/spec/containers/' + string(object.spec.containers.indexOf(c))).all(p, p != '')")));
+    }
+
+    @Test
     void cheapExpressionsAreNotFlagged() {
         assertEquals(List.of(), run(vap("Ignore", "object.metadata.name.startsWith('team-') && request.operation == 'CREATE'")));
         assertEquals(List.of(), run(vap("Ignore", "object.metadata.name.matches('^[a-z0-9-]+$')")));
