@@ -96,7 +96,10 @@ class CorpusTest {
 
     @BeforeAll
     static void validateEveryFile() throws Exception {
-        corpus = SharedData.require("corpus");
+        corpus = SharedData.find("corpus").orElse(null);
+        if (corpus == null) {
+            return; // each test skips, saying why, and is counted as skipped
+        }
         rows = readIndex(corpus.resolve("INDEX.md"));
         validator = new Validator(ValidationOptions.offline(KubeVersion.NEWEST), bestCelChecker());
         for (Row row : rows) {
@@ -108,6 +111,7 @@ class CorpusTest {
 
     @Test
     void indexListsEveryFile() throws IOException {
+        SharedData.require("corpus");
         assertFalse(rows.isEmpty());
         try (var walk = Files.walk(corpus)) {
             long files = walk.filter(p -> p.toString().endsWith(".yaml")).count();
@@ -117,6 +121,7 @@ class CorpusTest {
 
     @Test
     void acceptedObjectsGetNoApiErrorsAndRejectedOnesDo() {
+        SharedData.require("corpus");
         int accept = 0;
         int acceptAgree = 0;
         int reject = 0;
@@ -167,6 +172,7 @@ class CorpusTest {
 
     @Test
     void riskNotesAreFlaggedByTheRuleThatCoversThem() {
+        SharedData.require("corpus");
         List<String> missed = new ArrayList<>();
         System.out.println("corpus RISK notes -> rule (noted / flagged / flagged without a note):");
         for (RiskRule rr : RISK_RULES) {
@@ -196,6 +202,7 @@ class CorpusTest {
 
     @Test
     void wholeCorpusTogetherPairsBindingsWithPolicies() {
+        SharedData.require("corpus");
         List<Finding> all = validator.validate(List.copyOf(SUBJECTS.values())).findings();
         Map<String, Long> byRule = all.stream().filter(f -> !f.isApiServerRule())
                 .collect(Collectors.groupingBy(Finding::rule, java.util.TreeMap::new, Collectors.counting()));

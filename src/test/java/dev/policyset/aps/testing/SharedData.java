@@ -32,6 +32,26 @@ public final class SharedData {
         return dir;
     }
 
+    /**
+     * The folder if it is there (under .ci/run it must be). For a {@code @BeforeAll} or a test factory: a skip
+     * there aborts the class or the factory, which surefire counts as "Tests run: 0", so a reader of the console
+     * cannot tell a skipped suite from an empty one. Pair it with {@link #require} in each test, or return
+     * {@link #skippedSuite} from the factory, so each skip is counted and says why.
+     */
+    public static java.util.Optional<Path> find(String name) {
+        Path dir = root().resolve(name);
+        boolean present = Files.isDirectory(dir) && hasFiles(dir);
+        if (!present && Boolean.getBoolean("aps.shared.required")) {
+            require(name); // fails with the reason
+        }
+        return present ? java.util.Optional.of(dir) : java.util.Optional.empty();
+    }
+
+    /** One dynamic test that is skipped with the reason, for a factory whose folder is missing. */
+    public static org.junit.jupiter.api.DynamicTest skippedSuite(String name) {
+        return org.junit.jupiter.api.DynamicTest.dynamicTest("../shared/" + name + " is needed", () -> require(name));
+    }
+
     public static Path root() {
         return Path.of(System.getProperty("aps.shared.dir", "../shared"));
     }

@@ -80,6 +80,9 @@ class CelEvalSuiteTest {
 
     @TestFactory
     Stream<DynamicNode> celEval() throws IOException {
+        if (SharedData.find("cel-eval").isEmpty()) {
+            return Stream.<DynamicNode>of(SharedData.skippedSuite("cel-eval"));
+        }
         Path dir = SharedData.require("cel-eval");
         List<Path> files;
         try (Stream<Path> s = Files.list(dir)) {

@@ -52,6 +52,9 @@ class ConformanceTest {
 
     @TestFactory
     Stream<DynamicTest> cases() throws IOException {
+        if (SharedData.find("conformance").isEmpty()) {
+            return Stream.of(SharedData.skippedSuite("conformance"));
+        }
         Path root = SharedData.require("conformance");
         CelChecker cel = new KubernetesCelChecker();
         List<DynamicTest> tests = new ArrayList<>();
