@@ -32,6 +32,7 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import static dev.policyset.aps.testing.FieldPaths.at;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -228,21 +229,6 @@ class Aps603FixesCompileTest {
         return out.append(new String(text, from, text.length - from)).toString();
     }
 
-    private static final Pattern STEP = Pattern.compile("([^.\\[]+)(?:\\[(\\d+)])?");
-
-    /** The node at a finding's field: {@code spec.validations[0].expression}. */
-    private static JsonNode at(JsonNode root, String field) {
-        JsonNode n = root;
-        for (String part : field.split("\\.")) {
-            Matcher m = STEP.matcher(part);
-            assertTrue(m.matches(), field);
-            n = n.path(m.group(1));
-            if (m.group(2) != null) {
-                n = n.path(Integer.parseInt(m.group(2)));
-            }
-        }
-        return n;
-    }
 
     private static void set(ObjectNode root, String field, String value) {
         int dot = field.lastIndexOf('.');

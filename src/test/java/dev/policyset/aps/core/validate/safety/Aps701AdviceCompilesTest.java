@@ -18,6 +18,7 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import static dev.policyset.aps.testing.FieldPaths.at;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -115,18 +116,4 @@ class Aps701AdviceCompilesTest {
                 "pasted advice for a " + name + ": " + pasted);
     }
 
-    private static final Pattern STEP = Pattern.compile("([^.\\[]+)(?:\\[(\\d+)])?");
-
-    private static JsonNode at(JsonNode root, String field) {
-        JsonNode n = root;
-        for (String part : field.split("\\.")) {
-            Matcher m = STEP.matcher(part);
-            assertTrue(m.matches(), field);
-            n = n.path(m.group(1));
-            if (m.group(2) != null) {
-                n = n.path(Integer.parseInt(m.group(2)));
-            }
-        }
-        return n;
-    }
 }
