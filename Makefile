@@ -81,9 +81,9 @@ build: ## Build the operator (target/quarkus-app) and the CLI (target/aps.jar, t
 	$(MVN) package -DskipTests
 	@echo "alias aps=$$(pwd)/target/aps   # the CLI launcher (src/main/sh/aps) with its start-up archive target/aps.jsa"
 
-# What the package reads (the archive's training run reads the samples): `make demo` builds only when one of them
+# What the package reads (docs/rules.md is packaged for aps explain; the archive's training run reads the samples): `make demo` builds only when one of them
 # is newer than the jar, instead of a minute of Maven for nothing.
-BUILD_INPUTS := pom.xml $(shell find src/main config/samples -type f 2>/dev/null)
+BUILD_INPUTS := pom.xml docs/rules.md $(shell find src/main config/samples -type f 2>/dev/null)
 
 target/aps.jar: $(BUILD_INPUTS)
 	$(MVN) package -DskipTests
