@@ -63,10 +63,15 @@ class ContestedFieldRealServerTest {
 
         AtomicInteger otherApplies = new AtomicInteger();
         AtomicBoolean stop = new AtomicBoolean();
+        java.util.Set<String> seen = java.util.concurrent.ConcurrentHashMap.newKeySet(); // row messages, for the report
         Thread loop = new Thread(() -> {
             // the other writer: whenever the webhook says Ignore (the set's value), force Fail back
             while (!stop.get()) {
                 try {
+                    String message = row().getMessage();
+                    if (message != null && !message.isEmpty()) {
+                        seen.add(message);
+                    }
                     if ("Ignore".equals(failurePolicy())) {
                         webhooks().resource(flip()).fieldManager(OTHER).forceConflicts().serverSideApply();
                         otherApplies.incrementAndGet();
@@ -104,6 +109,7 @@ class ContestedFieldRealServerTest {
                     + "patches on %s: %d accepted (forced repairs), %d answered 409; in the 6 s after: %d operator "
                     + "write requests (%d status writes)%n", contestedAfterMs, otherApplies.get(), VWC, forced, refused,
                     afterContest.size(), afterContest.stream().filter(e -> "status".equals(e.subresource())).count());
+            seen.forEach(m -> System.out.println("APS405 row message seen: " + m));
             assertTrue(afterContest.stream().noneMatch(e -> "status".equals(e.subresource())),
                     "a held contest writes no status: " + afterContest);
             assertTrue(afterContest.stream().noneMatch(e -> e.code() == 200 && !e.dryRun() && VWC.equals(e.name())),
