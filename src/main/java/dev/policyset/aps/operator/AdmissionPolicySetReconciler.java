@@ -85,7 +85,7 @@ public class AdmissionPolicySetReconciler implements Reconciler<AdmissionPolicyS
     private final EventRecorder events;
     private final OperatorMetrics metrics;
     private final ImpactScanner impact;
-    private final Planner planner = new Planner(new KubernetesCelChecker());
+    private final Planner planner;
     private final Clock clock = Clock.systemUTC();
     private final int maxFindings;
     private final Duration conflictRecheck;
@@ -96,7 +96,9 @@ public class AdmissionPolicySetReconciler implements Reconciler<AdmissionPolicyS
                                         PlanExecutor executor, EventRecorder events, OperatorMetrics metrics,
                                         ImpactScanner impact,
                                         @ConfigProperty(name = "aps.status.max-findings", defaultValue = "50") int maxFindings,
-                                        @ConfigProperty(name = "aps.conflict-recheck", defaultValue = "PT1M") Duration conflictRecheck) {
+                                        @ConfigProperty(name = "aps.conflict-recheck", defaultValue = "PT1M") Duration conflictRecheck,
+                                        @ConfigProperty(name = "aps.contested.max-repairs", defaultValue = "3") int maxRepairs) {
+        this.planner = new Planner(new KubernetesCelChecker(), maxRepairs);
         this.client = client;
         this.discovery = discovery;
         this.schemas = schemas;

@@ -3,6 +3,7 @@ package dev.policyset.aps.operator;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.policyset.aps.api.v1alpha1.AdmissionPolicySet;
 import dev.policyset.aps.core.model.AdmissionKind;
+import dev.policyset.aps.core.plan.ManagedFieldOwners;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -24,7 +25,7 @@ import java.util.Map;
 @ApplicationScoped
 public class ClusterObjects {
     /** The one field manager for everything the operator applies. */
-    public static final String FIELD_MANAGER = "admission-policy-operator";
+    public static final String FIELD_MANAGER = ManagedFieldOwners.FIELD_MANAGER;
 
     private final KubernetesClient client;
 
@@ -41,6 +42,15 @@ public class ClusterObjects {
     public GenericKubernetesResource apply(AdmissionKind kind, String version, GenericKubernetesResource object) {
         return client.genericKubernetesResources(ManagedKinds.context(kind, version)).resource(object)
                 .fieldManager(FIELD_MANAGER).forceConflicts().serverSideApply();
+    }
+
+    /**
+     * Server-side apply without force (the contested-field guard, APS405): fields another manager holds stay
+     * theirs, and the API server answers 409 Conflict naming that manager and the fields.
+     */
+    public GenericKubernetesResource applyUnforced(AdmissionKind kind, String version, GenericKubernetesResource object) {
+        return client.genericKubernetesResources(ManagedKinds.context(kind, version)).resource(object)
+                .fieldManager(FIELD_MANAGER).serverSideApply();
     }
 
     public void delete(AdmissionKind kind, String version, String name) {

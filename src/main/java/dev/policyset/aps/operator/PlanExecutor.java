@@ -1,11 +1,13 @@
 package dev.policyset.aps.operator;
 
 import dev.policyset.aps.core.model.AdmissionKind;
+import dev.policyset.aps.core.plan.ApplyConflict;
 import dev.policyset.aps.core.plan.DryRunRejection;
 import dev.policyset.aps.core.plan.Plan;
 import dev.policyset.aps.core.plan.Planner;
 import dev.policyset.aps.core.plan.Release;
 import dev.policyset.aps.core.plan.Removal;
+import dev.policyset.aps.core.plan.RepairGuard;
 import dev.policyset.aps.core.plan.Write;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Status;
@@ -44,11 +46,17 @@ public class PlanExecutor {
         List<Write> all = plan.writes();
         Plan checked = Planner.afterDryRun(plan, dryRun(all.size() > 1 ? all.subList(1, all.size()) : List.of()));
         List<Write> writes = checked.writes();
+        List<ApplyConflict> conflicts = new ArrayList<>();
         for (int i = 0; i < writes.size(); i++) {
             Write w = writes.get(i);
             try {
                 apply(w, view);
             } catch (KubernetesClientException e) {
+                if (!w.forced() && e.getCode() == 409) {
+                    // the contested-field guard's expected answer: the other manager keeps its fields
+                    conflicts.add(conflict(w.id(), e));
+                    continue;
+                }
                 if (i == 0 && !isTransient(e) && !notServed(e)) {
                     return Planner.afterDryRun(checked, List.of(rejection(w.id(), e, false)));
                 }
@@ -58,7 +66,7 @@ public class PlanExecutor {
         for (Removal r : checked.removals()) {
             objects.delete(r.kind(), versionOf(r.kind()), r.name());
         }
-        return checked;
+        return RepairGuard.afterConflicts(checked, conflicts);
     }
 
     private List<DryRunRejection> dryRun(List<Write> writes) {
@@ -79,7 +87,8 @@ public class PlanExecutor {
     /** One server-side apply; the result goes into the informer cache at once (the next reconcile sees it). */
     private void apply(Write w, InformerClusterView view) {
         long start = System.nanoTime();
-        GenericKubernetesResource result = objects.apply(w.kind(), w.version(), resource(w));
+        GenericKubernetesResource result = w.forced() ? objects.apply(w.kind(), w.version(), resource(w))
+                : objects.applyUnforced(w.kind(), w.version(), resource(w));
         metrics.applied(Duration.ofNanos(System.nanoTime() - start));
         GenericKubernetesResource before = view.cached(w.kind(), w.name()).orElse(null);
         view.source(w.kind()).ifPresent(es -> {
@@ -129,6 +138,12 @@ public class PlanExecutor {
         }
         String message = status != null && status.getMessage() != null ? status.getMessage() : e.getMessage();
         return new DryRunRejection(objectId, e.getCode(), status == null ? null : status.getReason(), message, causes, dryRun);
+    }
+
+    /** A 409 to an apply without force, in the server's words (message and per-field causes). */
+    static ApplyConflict conflict(String objectId, KubernetesClientException e) {
+        DryRunRejection r = rejection(objectId, e, false);
+        return new ApplyConflict(objectId, r.message(), r.causes());
     }
 
     private static GenericKubernetesResource resource(Write w) {

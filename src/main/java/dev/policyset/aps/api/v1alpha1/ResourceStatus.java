@@ -4,7 +4,11 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 
 import java.util.Objects;
 
-/** The state of one generated object: Pending, Applied, Rejected, Pruned, Orphaned or Conflict. */
+/**
+ * The state of one generated object: Pending, Applied, Rejected, Conflict or Contested; {@code repairs} counts the
+ * drift repairs of the object at the status's generation (absent when none), so the contested-field guard (APS405)
+ * survives an operator restart.
+ */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class ResourceStatus {
     private String apiVersion;
@@ -12,6 +16,7 @@ public class ResourceStatus {
     private String name;
     private String state;
     private String message;
+    private Integer repairs;
 
     public ResourceStatus() {}
 
@@ -21,6 +26,11 @@ public class ResourceStatus {
         this.name = name;
         this.state = state;
         this.message = message;
+    }
+
+    public ResourceStatus(String apiVersion, String kind, String name, String state, String message, Integer repairs) {
+        this(apiVersion, kind, name, state, message);
+        this.repairs = repairs;
     }
 
     public String getApiVersion() { return apiVersion; }
@@ -33,15 +43,18 @@ public class ResourceStatus {
     public void setState(String state) { this.state = state; }
     public String getMessage() { return message; }
     public void setMessage(String message) { this.message = message; }
+    public Integer getRepairs() { return repairs; }
+    public void setRepairs(Integer repairs) { this.repairs = repairs; }
 
     @Override
     public boolean equals(Object o) {
         return o instanceof ResourceStatus r && Objects.equals(apiVersion, r.apiVersion) && Objects.equals(kind, r.kind)
-                && Objects.equals(name, r.name) && Objects.equals(state, r.state) && Objects.equals(message, r.message);
+                && Objects.equals(name, r.name) && Objects.equals(state, r.state) && Objects.equals(message, r.message)
+                && Objects.equals(repairs, r.repairs);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(apiVersion, kind, name, state, message);
+        return Objects.hash(apiVersion, kind, name, state, message, repairs);
     }
 }

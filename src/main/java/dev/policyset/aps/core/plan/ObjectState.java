@@ -9,7 +9,12 @@ public enum ObjectState {
     /** The API server rejected its server-side dry run. */
     REJECTED("Rejected"),
     /** It exists and is not the set's (APS403). */
-    CONFLICT("Conflict");
+    CONFLICT("Conflict"),
+    /**
+     * Another field manager keeps taking back fields the set renders; after {@code aps.contested.max-repairs} repairs
+     * at this generation the operator stopped forcing and left the object as the other manager set it (APS405).
+     */
+    CONTESTED("Contested");
 
     private final String label;
 

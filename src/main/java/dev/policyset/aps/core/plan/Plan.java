@@ -89,7 +89,8 @@ public record Plan(long generation, Outcome outcome, String detail, List<Finding
         if (outcome.isBlocked() && !writes.isEmpty()) {
             events.add(new PlanEvent(false, PlanEvent.DRIFT_REPAIRED, "restored " + written + " to the last good generation "
                     + lastApplied.getGeneration() + " (generation " + generation + " is blocked)"));
-        } else if (!writes.isEmpty() && writes.stream().allMatch(w -> w.action() == Write.Action.REPAIR)) {
+        } else if (!writes.isEmpty() && writes.stream().allMatch(w -> w.action() == Write.Action.REPAIR
+                || w.action() == Write.Action.CONTESTED_REPAIR)) {
             events.add(new PlanEvent(false, PlanEvent.DRIFT_REPAIRED, "restored " + written + " to generation " + generation));
         } else if (!writes.isEmpty()) {
             events.add(new PlanEvent(false, PlanEvent.APPLIED, "applied " + writes.size() + " object(s) of generation "

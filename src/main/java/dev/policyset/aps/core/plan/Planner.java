@@ -51,9 +51,16 @@ public final class Planner {
     private static final String OWNERSHIP_RULE = "APS403";
 
     private final CelChecker cel;
+    private final int maxRepairs;
 
     public Planner(CelChecker cel) {
+        this(cel, RepairGuard.DEFAULT_MAX_REPAIRS);
+    }
+
+    /** @param maxRepairs forced drift repairs of one object per generation before the contested-field guard (APS405) */
+    public Planner(CelChecker cel, int maxRepairs) {
         this.cel = cel;
+        this.maxRepairs = Math.max(1, maxRepairs);
     }
 
     public Plan plan(PlanInput in, ClusterView cluster) {
@@ -108,7 +115,7 @@ public final class Planner {
             toApply = gated.objects();
             held = gated.held();
         }
-        return applied(in, cluster, set, toApply, findings, impact, held);
+        return applied(in, cluster, set, toApply, findings, impact, held, maxRepairs);
     }
 
     /**
@@ -149,7 +156,7 @@ public final class Planner {
     // ------------------------------------------------------------------------------------------------ applied
 
     private static Plan applied(PlanInput in, ClusterView cluster, PolicySet set, List<RenderedObject> rendered,
-                                List<Finding> findings, ImpactStatus impact, List<String> held) {
+                                List<Finding> findings, ImpactStatus impact, List<String> held, int maxRepairs) {
         boolean appliedBefore = appliedAtThisGeneration(in);
         List<Write> writes = new ArrayList<>();
         List<ObjectResult> rows = new ArrayList<>();
@@ -157,16 +164,24 @@ public final class Planner {
             ObjectNode desired = desired(o, in);
             Optional<LiveObject> live = cluster.find(o.kind(), o.name());
             String message = "";
+            // repairs count per generation: a new generation starts from zero (its update is forced)
+            int repairs = appliedBefore ? previousRepairs(in.previous(), o) : 0;
             if (live.isEmpty() || !inSync(desired, live.get(), in.uid())) {
                 // At a generation already applied in full, a missing or different object is drift.
-                Write.Action action = appliedBefore ? Write.Action.REPAIR
+                Write.Action action = appliedBefore ? RepairGuard.nextRepair(repairs, maxRepairs)
                         : live.isEmpty() ? Write.Action.CREATE : Write.Action.UPDATE;
                 writes.add(new Write(o.kind(), o.apiVersion(), o.name(), desired, action));
-                message = action == Write.Action.REPAIR ? "restored after a change made outside the set" : "";
+                if (action == Write.Action.REPAIR) {
+                    repairs++;
+                    message = RepairGuard.repairMessage(repairs, maxRepairs, in.generation(),
+                            live.map(l -> ManagedFieldOwners.others(l, desired)).orElse(Map.of()));
+                } else if (action == Write.Action.CONTESTED_REPAIR) {
+                    message = RepairGuard.unforcedMessage(repairs, in.generation());
+                }
             } else {
                 message = previousMessage(in.previous(), o).orElse("");
             }
-            rows.add(new ObjectResult(o.apiVersion(), o.kind(), o.name(), ObjectState.APPLIED, message));
+            rows.add(new ObjectResult(o.apiVersion(), o.kind(), o.name(), ObjectState.APPLIED, message, repairs));
         }
         List<Removal> removals = set.prune() ? removals(in.name(), cluster, rendered) : List.of();
         LastAppliedStatus last = new LastAppliedStatus(in.generation(), in.set().path("spec").toString());
@@ -281,6 +296,16 @@ public final class Planner {
         AdmissionPolicySetStatus s = in.previous();
         return s != null && Objects.equals(s.getObservedGeneration(), in.generation()) && s.getConditions() != null
                 && s.getConditions().stream().anyMatch(c -> Conditions.APPLIED.equals(c.getType()) && "True".equals(c.getStatus()));
+    }
+
+    /** The repairs the previous status counted for the object (the caller knows it describes this generation). */
+    private static int previousRepairs(AdmissionPolicySetStatus previous, RenderedObject o) {
+        if (previous == null || previous.getResources() == null) {
+            return 0;
+        }
+        return previous.getResources().stream()
+                .filter(r -> o.kind().kind().equals(r.getKind()) && o.name().equals(r.getName()))
+                .map(ResourceStatus::getRepairs).filter(Objects::nonNull).findFirst().orElse(0);
     }
 
     private static Optional<String> previousMessage(AdmissionPolicySetStatus previous, RenderedObject o) {

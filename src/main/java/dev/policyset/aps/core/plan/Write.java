@@ -15,8 +15,18 @@ public record Write(AdmissionKind kind, String apiVersion, String name, ObjectNo
         UPDATE,
         /** The generation was already applied: someone changed the object since (drift). */
         REPAIR,
+        /**
+         * Drift again after the set's repairs at this generation ran out (APS405): applied without force, so the
+         * API server keeps the other manager's fields and answers 409 Conflict naming it, instead of a flip-flop.
+         */
+        CONTESTED_REPAIR,
         /** The generation is blocked: the object is put back as the last good generation had it. */
         RESTORE
+    }
+
+    /** Whether the apply takes fields back from other field managers ({@code force=true}). */
+    public boolean forced() {
+        return action != Action.CONTESTED_REPAIR;
     }
 
     public String id() {

@@ -77,7 +77,10 @@ public final class StatusCalculator {
         String detail = in.detail().isEmpty() ? "" : in.detail();
         switch (in.outcome()) {
             case APPLIED -> {
-                String applied = in.resources().size() + " object(s) applied and in sync";
+                long contested = in.resources().stream().filter(r -> "Contested".equals(r.getState())).count();
+                String applied = contested == 0 ? in.resources().size() + " object(s) applied and in sync"
+                        : (in.resources().size() - contested) + " object(s) applied and in sync, " + contested
+                        + " contested by another field manager and left as it set them (APS405; see status.findings)";
                 b.set(Conditions.READY, true, Conditions.REASON_APPLIED, applied);
                 b.set(Conditions.VALIDATED, true, Conditions.REASON_VALIDATED, validatedMessage(in.findings()));
                 b.set(Conditions.APPLIED, true, Conditions.REASON_APPLIED, applied);
