@@ -53,11 +53,17 @@ final class ClientConfigValidation {
     }
 
     static void validateService(ObjectNode service, FieldPath path, Errors errors) {
+        // Reported on the field that is missing, with the server's path in the message: kube-apiserver passes
+        // name and namespace to webhook.ValidateWebhookService(fldPath, namespace, name, ...) the other way round
+        // (pkg/apis/admissionregistration/validation/validation.go), so it names the other field (1.34-1.37,
+        // StructureDifferentialRealServerTest; known-divergences.yaml).
         if (Json.text(service, "name").isEmpty()) {
-            errors.required(path.child("name"), "service name is required");
+            errors.required(path.child("name"), "service name is required; set it (the API server reports this as "
+                    + path.child("namespace") + ": Required value)");
         }
         if (Json.text(service, "namespace").isEmpty()) {
-            errors.required(path.child("namespace"), "service namespace is required");
+            errors.required(path.child("namespace"), "service namespace is required; set it (the API server reports "
+                    + "this as " + path.child("name") + ": Required value)");
         }
         Long port = Json.integer(service, "port");
         long effectivePort = port == null ? 0 : port; // defaulted to 443 when omitted

@@ -131,6 +131,25 @@ class ApiServerRulesTest {
     }
 
     @Test
+    void validatingPolicyBetaAndAlphaAreNotServedFromTheReleaseThatRemovedThem() {
+        // k8s.io/api admissionregistration zz_generated.prerelease-lifecycle.go: ValidatingAdmissionPolicy(Binding)
+        // v1alpha1 removed in 1.32, v1beta1 in 1.34; a removed version is not served even with --runtime-config
+        // (the real 1.37.2 server answers 404; StructureDifferentialRealServerTest, corpus/vap/kaptest--*).
+        String vap = Api.vap(Api.VAP_SPEC);
+        String vapb = Api.binding("ValidatingAdmissionPolicyBinding", "spec:\n  policyName: p\n  validationActions: [Deny]\n");
+        for (String object : List.of(vap, vapb)) {
+            String beta = object.replace("/v1\n", "/v1beta1\n");
+            String alpha = object.replace("/v1\n", "/v1alpha1\n");
+            assertEquals(List.of("apiVersion NotSupported"), Api.errors(beta, new KubeVersion(1, 34)));
+            assertEquals(List.of("apiVersion NotSupported"), Api.errors(beta, KubeVersion.NEWEST));
+            assertEquals(List.of(), Api.errors(beta, new KubeVersion(1, 33)));
+            assertEquals(List.of("apiVersion NotSupported"), Api.errors(alpha, new KubeVersion(1, 32)));
+            assertEquals(List.of(), Api.errors(alpha, new KubeVersion(1, 31)));
+            assertEquals(List.of(), Api.errors(object, KubeVersion.NEWEST));
+        }
+    }
+
+    @Test
     void conformanceCasesMayAskForANewerServer() {
         assertEquals(new KubeVersion(1, 36), ConformanceTest.targetFor(""));
         assertEquals(new KubeVersion(1, 36), ConformanceTest.targetFor("a default 1.36/1.37 server answers 404"));

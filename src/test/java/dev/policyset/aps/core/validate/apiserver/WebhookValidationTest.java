@@ -1,10 +1,13 @@
 package dev.policyset.aps.core.validate.apiserver;
 
+import dev.policyset.aps.core.finding.Finding;
+import dev.policyset.aps.core.model.KubeVersion;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class WebhookValidationTest {
     private static final String VWC = "ValidatingWebhookConfiguration";
@@ -71,6 +74,17 @@ class WebhookValidationTest {
 
     private static List<String> url(String url) {
         return Api.errors(Api.webhooks(VWC, "").replace("service: {name: svc, namespace: ns}", "url: '" + url + "'"));
+    }
+
+    @Test
+    void aMissingServiceNameOrNamespaceSaysWhichPathTheApiServerReportsItOn() {
+        // The real server swaps the two paths (StructureDifferentialRealServerTest, conformance VWC 032/033).
+        String yaml = Api.webhooks(VWC, "").replace("service: {name: svc, namespace: ns}", "service: {namespace: ns}");
+        List<Finding> findings = Api.findings(yaml, KubeVersion.NEWEST, new FakeCelChecker());
+        assertEquals(1, findings.size(), findings.toString());
+        assertEquals("webhooks[0].clientConfig.service.name", findings.get(0).field());
+        assertTrue(findings.get(0).message().contains("the API server reports this as webhooks[0].clientConfig.service.namespace"),
+                findings.get(0).message());
     }
 
     @Test
