@@ -333,6 +333,51 @@ class AdmissionPolicySetRealServerTest {
         return admin.resource(set).create();
     }
 
+    /**
+     * A binding with a paramRef is authorized by the API server itself: whoever writes it needs get (list, for a
+     * selector) on the policy's paramKind, or on every resource when the policy does not exist yet
+     * (kube-apiserver pkg/registry/admissionregistration/validatingadmissionpolicybinding/authz.go). No offline check
+     * can know it; the real server refuses the dry run of a new set's binding, whose policy is not created yet, and
+     * the set says why (#18: a DryRunRejected from the server; docs/install.md "Policies with params").
+     */
+    @Test
+    @Order(20)
+    void aParamRefBindingIsAuthorizedByTheServerAndANewSetsDryRunIsRefused() {
+        AdmissionPolicySet withBinding = Sets.parse(PARAMS_SET.formatted("""
+                      bindings:
+                        - name: real-params-replicas-binding
+                          spec:
+                            paramRef: {name: replica-limits, namespace: default, parameterNotFoundAction: Deny}
+                """));
+        create(withBinding);
+        AdmissionPolicySet refused = await().atMost(WAIT).until(() -> get("real-params"),
+                s -> s.getStatus() != null && conditionIs(s, "Stalled", "True"));
+        assertCondition(refused, "Ready", "False", "DryRunRejected");
+        String ready = refused.getStatus().getConditions().stream().filter(c -> c.getType().equals("Ready"))
+                .findFirst().orElseThrow().getMessage();
+        assertTrue(ready.contains("ValidatingAdmissionPolicyBinding/real-params-replicas-binding")
+                && ready.contains("to determine minimum required permissions")
+                && ready.contains("does not have \"get\" permission"), ready);
+        assertTrue(live(AdmissionKind.VALIDATING_ADMISSION_POLICY, "real-params-replicas").isEmpty()
+                && live(AdmissionKind.VALIDATING_ADMISSION_POLICY_BINDING, "real-params-replicas-binding").isEmpty(),
+                "nothing of the refused generation was applied");
+    }
+
+    private static final String PARAMS_SET = """
+            apiVersion: admission.policyset.dev/v1alpha1
+            kind: AdmissionPolicySet
+            metadata: {name: real-params}
+            spec:
+              validatingPolicies:
+                - name: real-params-replicas
+                  policy:
+                    paramKind: {apiVersion: v1, kind: ConfigMap}
+                    matchConstraints:
+                      resourceRules: [{apiGroups: [apps], apiVersions: [v1], operations: [CREATE, UPDATE], resources: [deployments]}]
+                    validations:
+                      - expression: "object.spec.replicas <= int(params.data.maxReplicas)"
+            %s""";
+
     private void replaceSpec(String name, AdmissionPolicySet next) {
         SetStatus.replaceSpec(admin, name, next);
     }
