@@ -19,7 +19,7 @@ public final class SharedData {
     /** The folder {@code ../shared/<name>}, or a skip/failure explaining why it is not there. */
     public static Path require(String name) {
         Path dir = root().resolve(name);
-        boolean present = Files.isDirectory(dir) && hasFiles(dir);
+        boolean present = present(dir);
         String reason = "shared data folder " + dir.toAbsolutePath().normalize() + " is missing or empty";
         if (Boolean.getBoolean("aps.shared.required")) {
             Assertions.assertTrue(present, reason + " (required under .ci/run: -Daps.shared.required=true)");
@@ -40,7 +40,7 @@ public final class SharedData {
      */
     public static java.util.Optional<Path> find(String name) {
         Path dir = root().resolve(name);
-        boolean present = Files.isDirectory(dir) && hasFiles(dir);
+        boolean present = present(dir);
         if (!present && Boolean.getBoolean("aps.shared.required")) {
             require(name); // fails with the reason
         }
@@ -54,6 +54,10 @@ public final class SharedData {
 
     public static Path root() {
         return Path.of(System.getProperty("aps.shared.dir", "../shared"));
+    }
+
+    private static boolean present(Path dir) {
+        return Files.isDirectory(dir) && hasFiles(dir);
     }
 
     private static boolean hasFiles(Path dir) {

@@ -80,10 +80,10 @@ class CelEvalSuiteTest {
 
     @TestFactory
     Stream<DynamicNode> celEval() throws IOException {
-        if (SharedData.find("cel-eval").isEmpty()) {
+        Path dir = SharedData.find("cel-eval").orElse(null);
+        if (dir == null) {
             return Stream.<DynamicNode>of(SharedData.skippedSuite("cel-eval"));
         }
-        Path dir = SharedData.require("cel-eval");
         List<Path> files;
         try (Stream<Path> s = Files.list(dir)) {
             files = s.filter(p -> p.toString().endsWith(".yaml")).sorted().toList();

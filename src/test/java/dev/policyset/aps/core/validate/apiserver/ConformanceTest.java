@@ -52,10 +52,10 @@ class ConformanceTest {
 
     @TestFactory
     Stream<DynamicTest> cases() throws IOException {
-        if (SharedData.find("conformance").isEmpty()) {
+        Path root = SharedData.find("conformance").orElse(null);
+        if (root == null) {
             return Stream.of(SharedData.skippedSuite("conformance"));
         }
-        Path root = SharedData.require("conformance");
         CelChecker cel = new KubernetesCelChecker();
         List<DynamicTest> tests = new ArrayList<>();
         try (Stream<Path> files = Files.walk(root)) {
