@@ -3,6 +3,7 @@ package dev.policyset.aps.operator;
 import dev.policyset.aps.core.model.AdmissionKind;
 import dev.policyset.aps.core.plan.ApplyConflict;
 import dev.policyset.aps.core.plan.DryRunRejection;
+import dev.policyset.aps.core.plan.ParamPolicyStaging;
 import dev.policyset.aps.core.plan.Plan;
 import dev.policyset.aps.core.plan.Planner;
 import dev.policyset.aps.core.plan.Release;
@@ -40,12 +41,31 @@ public class PlanExecutor {
      * back to core ({@link Planner#afterDryRun}) and nothing is written. The first write needs no dry run: it is
      * applied first, so if the server refuses it nothing has been written either, and core re-plans the same way
      * (one request saved per changed set). Then the other writes are applied in order, and the removals deleted.
+     * New policies that a binding's {@code paramRef} names are created before the dry run (the server reads them to
+     * authorize the binding; {@link ParamPolicyStaging}) and deleted again if the generation is refused.
      * Transient failures throw (JOSDK retries with backoff); a 404 also asks discovery again.
      */
     public Plan execute(Plan plan, InformerClusterView view) {
-        List<Write> all = plan.writes();
-        Plan checked = Planner.afterDryRun(plan, dryRun(all.size() > 1 ? all.subList(1, all.size()) : List.of()));
-        List<Write> writes = checked.writes();
+        List<Write> staged = ParamPolicyStaging.stagedFirst(plan.writes());
+        for (int i = 0; i < staged.size(); i++) {
+            try {
+                apply(staged.get(i), view);
+            } catch (KubernetesClientException e) {
+                if (isTransient(e) || notServed(e)) {
+                    throw e;
+                }
+                rollBack(staged.subList(0, i));
+                return Planner.afterDryRun(plan, List.of(rejection(staged.get(i).id(), e, false)));
+            }
+        }
+        List<Write> writes = ParamPolicyStaging.rest(plan.writes(), staged);
+        // with nothing staged the first write is its own check: applied first, a refusal leaves nothing written
+        int unchecked = staged.isEmpty() ? Math.min(1, writes.size()) : 0;
+        List<DryRunRejection> rejections = dryRun(writes.subList(unchecked, writes.size()));
+        if (!rejections.isEmpty()) {
+            rollBack(staged);
+            return Planner.afterDryRun(plan, rejections);
+        }
         List<ApplyConflict> conflicts = new ArrayList<>();
         for (int i = 0; i < writes.size(); i++) {
             Write w = writes.get(i);
@@ -57,16 +77,23 @@ public class PlanExecutor {
                     conflicts.add(conflict(w.id(), e));
                     continue;
                 }
-                if (i == 0 && !isTransient(e) && !notServed(e)) {
-                    return Planner.afterDryRun(checked, List.of(rejection(w.id(), e, false)));
+                if (i < unchecked && !isTransient(e) && !notServed(e)) {
+                    return Planner.afterDryRun(plan, List.of(rejection(w.id(), e, false)));
                 }
                 throw e;
             }
         }
-        for (Removal r : checked.removals()) {
+        for (Removal r : plan.removals()) {
             objects.delete(r.kind(), versionOf(r.kind()), r.name());
         }
-        return RepairGuard.afterConflicts(checked, conflicts);
+        return RepairGuard.afterConflicts(plan, conflicts);
+    }
+
+    /** Undoes staged creates of a refused generation: policies without bindings, so nothing was ever enforced. */
+    private void rollBack(List<Write> created) {
+        for (Removal r : ParamPolicyStaging.rollback(created)) {
+            objects.delete(r.kind(), versionOf(r.kind()), r.name());
+        }
     }
 
     private List<DryRunRejection> dryRun(List<Write> writes) {

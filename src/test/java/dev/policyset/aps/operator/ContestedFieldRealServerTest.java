@@ -131,6 +131,13 @@ class ContestedFieldRealServerTest {
             assertTrue(finding.getMessage().contains("\"" + OTHER + "\""), finding.getMessage());
             assertTrue(finding.getField().contains("failurePolicy"), finding.getField());
             SetStatus.assertCondition(set, "Ready", "True", "Applied");
+            List<io.fabric8.kubernetes.api.model.Event> contested = admin.v1().events().inNamespace("default").list()
+                    .getItems().stream().filter(e -> SET.equals(e.getInvolvedObject().getName())
+                            && "Contested".equals(e.getReason())).toList();
+            assertEquals(1, contested.size(), "one Warning event, recorded when the row became Contested: " + contested);
+            assertEquals("Warning", contested.get(0).getType());
+            assertTrue(contested.get(0).getMessage().contains(VWC) && contested.get(0).getMessage().contains(OTHER),
+                    contested.get(0).getMessage());
         } finally {
             stop.set(true);
             loop.interrupt();

@@ -105,7 +105,14 @@ public record Plan(long generation, Outcome outcome, String detail, List<Finding
 
     /** The Warning event for an outcome that needs someone's attention (recorded when the status changes). */
     public Optional<PlanEvent> warning() {
-        if (outcome == Outcome.APPLIED || outcome == Outcome.PAUSED) {
+        if (outcome == Outcome.APPLIED) {
+            // applied, but another writer keeps fields of these objects: someone has to decide between the two
+            List<String> contested = objects.stream().filter(o -> o.state() == ObjectState.CONTESTED)
+                    .map(o -> o.id() + ": " + o.message()).toList();
+            return contested.isEmpty() ? Optional.empty()
+                    : Optional.of(new PlanEvent(true, PlanEvent.CONTESTED, String.join("; ", contested)));
+        }
+        if (outcome == Outcome.PAUSED) {
             return Optional.empty();
         }
         return Optional.of(new PlanEvent(true, outcome.reason(), detail.isEmpty() ? outcome.name() : detail));

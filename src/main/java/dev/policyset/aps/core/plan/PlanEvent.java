@@ -5,4 +5,6 @@ public record PlanEvent(boolean warning, String reason, String message) {
     public static final String APPLIED = "Applied";
     public static final String PRUNED = "Pruned";
     public static final String DRIFT_REPAIRED = "DriftRepaired";
+    /** Warning: another field manager keeps a field the set owns, after the repairs ran out (APS405). */
+    public static final String CONTESTED = "Contested";
 }

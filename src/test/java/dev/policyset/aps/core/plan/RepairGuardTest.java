@@ -83,6 +83,12 @@ class RepairGuardTest {
         assertEquals("Contested", stored.getState());
         assertEquals("True", status.getConditions().get(0).getStatus(), "the rest of the set is applied: Ready stays True");
         assertTrue(status.getConditions().get(0).getMessage().contains("1 contested"), status.getConditions().get(0).getMessage());
+
+        PlanEvent warning = after.warning().orElseThrow(() -> new AssertionError("no Warning event for a contested row"));
+        assertTrue(warning.warning());
+        assertEquals(PlanEvent.CONTESTED, warning.reason());
+        assertTrue(warning.message().startsWith(VAP + ": ") && warning.message().contains("\"policy-loop\""), warning.message());
+        assertTrue(plan.warning().isEmpty(), "no warning before the server's answer");
     }
 
     @Test
