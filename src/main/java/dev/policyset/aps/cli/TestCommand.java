@@ -25,6 +25,7 @@ import java.util.concurrent.Callable;
                 "  aps test --output json policies/tests/ > results.json",
                 "  aps test --junit aps-test.xml policies/",
                 "  generate-tests | aps test -   # its paths: relative to the working directory",
+                "  aps test --server --context kind-dev policies/tests/",
                 "",
                 "Exit codes: 0 all cases pass, 1 a case fails, 2 usage error or a test file that cannot be read or parsed."})
 final class TestCommand implements Callable<Integer> {
@@ -44,6 +45,19 @@ final class TestCommand implements Callable<Integer> {
     @picocli.CommandLine.Mixin
     KubeVersionOption kubeVersion;
 
+    @Option(names = "--server", description = {"Also send each case to the API server of a kubeconfig context, as a dry run "
+            + "made as the case's user (impersonated), and report the server's result beside the offline one. The test's "
+            + "policies are created under names unique to the run, match only the run's own requests, and are removed "
+            + "afterwards. Needs the RBAC in docs/testing.md."})
+    boolean server;
+
+    @Option(names = "--context", paramLabel = "NAME", description = "The kubeconfig context for --server (default: the current one).")
+    String context;
+
+    @Option(names = "--allow-shared-cluster", description = "Run --server on a context that does not look like a throwaway "
+            + "cluster (not local, not kind/k3d/minikube/envtest).")
+    boolean allowShared;
+
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
@@ -56,6 +70,17 @@ final class TestCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         InputFiles.requireStdinAtMostOnce(paths, spec.commandLine());
         TestRun.Result result = TestRun.run(paths, parent.stdin(), kubeVersion.version);
+        if (server || context != null) {
+            try (ServerTestRun run = ServerTestRun.connect(context, allowShared)) {
+                result = TestRun.onServer(result, run::run);
+            } catch (ServerTestRun.Refused e) {
+                err.println("aps test: " + e.getMessage());
+                return ExitCodes.USAGE_OR_INPUT;
+            } catch (RuntimeException e) {
+                err.println("aps test: the server run failed: " + e.getMessage());
+                return ExitCodes.USAGE_OR_INPUT;
+            }
+        }
         result.problems().forEach(p -> err.println("aps test: " + p.describe()));
         result.files().forEach(f -> f.test().problems().stream().map(Problem::describe)
                 .forEach(p -> err.println("aps test: " + p)));

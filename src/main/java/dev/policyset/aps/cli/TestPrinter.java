@@ -64,11 +64,20 @@ final class TestPrinter {
             file.put("format", f.test().format());
             problems(file.putArray("problems"), f.test().problems());
             ArrayNode cases = file.putArray("cases");
-            for (CaseResult c : f.cases()) {
+            for (int i = 0; i < f.cases().size(); i++) {
+                CaseResult c = f.cases().get(i);
                 ObjectNode n = cases.addObject();
                 n.put("name", c.name());
                 n.put("line", c.line());
                 n.put("passed", c.passed());
+                CaseResult offline = f.offlineOf(i);
+                if (offline != null) {
+                    // aps test --server: the case as judged offline, beside the server's verdict above
+                    ObjectNode o = n.putObject("offline");
+                    o.put("passed", offline.passed());
+                    offline.differences().forEach(o.putArray("differences")::add);
+                    o.put("agrees", OfflineComparison.differences(offline.outcome(), c.outcome()).isEmpty());
+                }
                 c.differences().forEach(n.putArray("differences")::add);
                 c.notes().forEach(n.putArray("notes")::add);
                 AdmissionOutcome o = c.outcome();

@@ -18,7 +18,16 @@ import java.util.Set;
 /** One {@code aps test} run without printing: find the test documents, read them, run their cases. */
 final class TestRun {
     /** A test file's outcome: its cases' results, or the problems that kept it from running. */
-    record FileResult(PolicyTest test, List<CaseResult> cases) {}
+    record FileResult(PolicyTest test, List<CaseResult> cases, List<CaseResult> offline) {
+        FileResult(PolicyTest test, List<CaseResult> cases) {
+            this(test, cases, null);
+        }
+
+        /** The offline result of a case of a server run ({@code aps test --server}); null otherwise. */
+        CaseResult offlineOf(int index) {
+            return offline == null ? null : offline.get(index);
+        }
+    }
 
     record Result(List<FileResult> files, List<Problem> problems) {
         long cases() {
@@ -74,6 +83,33 @@ final class TestRun {
                     "no test files found: a test file has kind " + PolicyTestReader.KIND + " (see docs/testing.md)"));
         }
         return new Result(files, problems);
+    }
+
+    /**
+     * The same run judged by a server: each runnable file's cases replaced by {@code server}'s results, the offline
+     * ones kept beside them with a note where the two disagree on what the request got.
+     */
+    static Result onServer(Result offline, java.util.function.Function<PolicyTest, List<CaseResult>> server) {
+        List<FileResult> files = new ArrayList<>();
+        for (FileResult f : offline.files()) {
+            if (!f.test().runnable()) {
+                files.add(f);
+                continue;
+            }
+            List<CaseResult> judged = server.apply(f.test());
+            List<CaseResult> withNotes = new ArrayList<>();
+            for (int i = 0; i < judged.size(); i++) {
+                CaseResult s = judged.get(i);
+                List<String> notes = new ArrayList<>(s.notes());
+                List<String> apart = OfflineComparison.differences(f.cases().get(i).outcome(), s.outcome());
+                notes.add("offline: " + (f.cases().get(i).passed() ? "PASS" : "FAIL") + (s.outcome() == null ? ""
+                        : apart.isEmpty() ? "; the server answered the same" : "; the server answered otherwise: "
+                        + String.join("; ", apart)));
+                withNotes.add(new CaseResult(s.name(), s.line(), s.passed(), s.differences(), notes, s.outcome()));
+            }
+            files.add(new FileResult(f.test(), withNotes, f.cases()));
+        }
+        return new Result(files, offline.problems());
     }
 
     private static TestFiles files(Document d) {

@@ -8,11 +8,11 @@ import java.util.List;
 import java.util.Map;
 
 /** Field-by-field differences between an expected and an actual object, with Kubernetes-style paths. */
-final class ObjectDiff {
+public final class ObjectDiff {
     private ObjectDiff() {}
 
     /** Every difference; {@code partial}: fields of {@code actual} that {@code expected} does not name are fine. */
-    static List<String> diff(JsonNode expected, JsonNode actual, boolean partial) {
+    public static List<String> diff(JsonNode expected, JsonNode actual, boolean partial) {
         List<String> out = new ArrayList<>();
         walk("", expected, actual, partial, out);
         return out;

@@ -1,0 +1,315 @@
+package dev.policyset.aps.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.policyset.aps.core.evaluate.AdmissionOutcome;
+import dev.policyset.aps.core.evaluate.UserInfo;
+import dev.policyset.aps.core.evaluate.suite.CaseResult;
+import dev.policyset.aps.core.evaluate.suite.ServerReplay;
+import dev.policyset.aps.core.evaluate.suite.TestCase;
+import dev.policyset.aps.core.yaml.Yaml;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.http.HttpRequest;
+import io.fabric8.kubernetes.client.http.HttpResponse;
+
+import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code aps test --server}: the cases of each test file sent to a real API server as dry runs, and each result
+ * set beside the offline one. What to create and send is {@link ServerReplay}'s (core); this shell talks HTTP,
+ * waits for the server to load the policies, and removes what it created, also when interrupted.
+ */
+final class ServerTestRun implements AutoCloseable {
+    /** Why a context may be used without {@code --allow-shared-cluster}: names of throwaway local clusters. */
+    private static final List<String> DISPOSABLE_PREFIXES = List.of("kind-", "k3d-", "minikube", "docker-desktop",
+            "rancher-desktop", "colima", "orbstack", "envtest", "microk8s");
+    private static final Duration LOAD_TIMEOUT = Duration.ofSeconds(60);
+
+    private final KubernetesClient client;
+    private final ServerReplay replay;
+    private final Deque<GenericKubernetesResource> created = new ConcurrentLinkedDeque<>();
+    private final Thread cleanupOnInterrupt = new Thread(this::cleanUp, "aps-test-server-cleanup");
+
+    private ServerTestRun(KubernetesClient client, String runId) {
+        this.client = client;
+        this.replay = new ServerReplay(runId);
+        Runtime.getRuntime().addShutdownHook(cleanupOnInterrupt);
+    }
+
+    /** A refusal to run: the message says why and what to do. */
+    static final class Refused extends Exception {
+        Refused(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * Connects to a kubeconfig context (null: the current one) and refuses one that does not look disposable unless
+     * {@code allowShared}: the run creates policies there, however narrowly they match.
+     */
+    static ServerTestRun connect(String context, boolean allowShared) throws Refused {
+        Config config;
+        try {
+            config = context == null ? Config.autoConfigure(null) : Config.autoConfigure(context);
+        } catch (RuntimeException e) {
+            throw new Refused("cannot read the kubeconfig" + (context == null ? "" : " context '" + context + "'") + ": " + e.getMessage());
+        }
+        String name = config.getCurrentContext() == null ? "" : config.getCurrentContext().getName();
+        if (context != null && !context.equals(name)) {
+            throw new Refused("kubeconfig has no context '" + context + "'; list them with: kubectl config get-contexts");
+        }
+        String server = config.getMasterUrl();
+        if (!allowShared && !looksDisposable(name, server)) {
+            throw new Refused("context '" + name + "' (" + server + ") does not look like a throwaway cluster (local "
+                    + "address, or a kind/k3d/minikube/envtest context): aps test --server creates policies there. "
+                    + "If it is meant for this, add --allow-shared-cluster");
+        }
+        String runId = Long.toString(System.nanoTime() % 2_176_782_336L, 36);
+        return new ServerTestRun(new KubernetesClientBuilder().withConfig(config).build(), runId.toLowerCase(Locale.ROOT));
+    }
+
+    static boolean looksDisposable(String context, String server) {
+        String host;
+        try {
+            host = URI.create(server).getHost();
+        } catch (RuntimeException e) {
+            host = "";
+        }
+        boolean local = host != null && (host.equals("127.0.0.1") || host.equals("localhost") || host.equals("[::1]")
+                || host.equals("::1") || host.endsWith(".localhost"));
+        return local || DISPOSABLE_PREFIXES.stream().anyMatch(p -> context != null && context.startsWith(p));
+    }
+
+    /** The server's results for one test file, in case order; setup failures fail every case with the reason. */
+    List<CaseResult> run(dev.policyset.aps.core.evaluate.suite.PolicyTest test) {
+        List<String> skipped = ServerReplay.skipped(test);
+        String setupProblem = setUp(test);
+        List<CaseResult> results = new ArrayList<>();
+        for (TestCase c : test.cases()) {
+            if (c.setupError() != null || setupProblem != null) {
+                String why = c.setupError() != null ? c.setupError() : setupProblem;
+                results.add(new CaseResult(c.name(), c.line(), false, List.of("setup on the server: " + why), skipped, null));
+                continue;
+            }
+            results.add(runCase(c, skipped));
+        }
+        cleanUp();
+        return results;
+    }
+
+    private CaseResult runCase(TestCase c, List<String> notes) {
+        List<String> why = new ArrayList<>();
+        Optional<ServerReplay.Request> request = replay.request(c, why);
+        if (request.isEmpty()) {
+            List<String> n = new ArrayList<>(notes);
+            n.addAll(why);
+            return new CaseResult(c.name(), c.line(), true, List.of(), n, null);
+        }
+        ServerReplay.Request r = request.get();
+        GenericKubernetesResource existing = null;
+        try {
+            if (r.existing() != null) {
+                existing = create((ObjectNode) r.existing());
+            }
+            AdmissionOutcome outcome = send(r);
+            List<String> differences = ServerReplay.compare(c.expect(), outcome);
+            return new CaseResult(c.name(), c.line(), differences.isEmpty(), differences, notes, outcome);
+        } catch (KubernetesClientException e) {
+            return new CaseResult(c.name(), c.line(), false, List.of("the old object could not be created on the server ("
+                    + e.getCode() + "): " + message(e)), notes, null);
+        } finally {
+            if (existing != null) {
+                delete(existing);
+            }
+        }
+    }
+
+    /** Creates the run's objects, then waits until the server evaluates them; null when all is in place. */
+    private String setUp(dev.policyset.aps.core.evaluate.suite.PolicyTest test) {
+        try {
+            for (ServerReplay.Setup s : replay.setup(test)) {
+                GenericKubernetesResource live = get(s.object());
+                if (live != null && live.getMetadata().getDeletionTimestamp() != null) {
+                    live = awaitGone(s.object()); // e.g. a namespace of the previous run, still terminating
+                }
+                if (live != null) {
+                    if (s.reuseIfEqual() && ServerReplay.sameContent(s.object(), Yaml.mapper().valueToTree(live))) {
+                        continue;
+                    }
+                    return s.id() + " exists on the cluster with other content than the test's fixtures say; "
+                            + "run against a cluster without it, or make the fixture match";
+                }
+                ObjectNode labelled = s.object().deepCopy();
+                labelled.with("metadata").with("labels").put(ServerReplay.RUN_LABEL, replay.runId());
+                create(labelled);
+            }
+            return awaitLoaded();
+        } catch (KubernetesClientException e) {
+            return "the server refused the test's objects (" + e.getCode() + "): " + message(e);
+        }
+    }
+
+    /**
+     * Policies take effect when the server's policy informers have them, which no API reports. A probe policy is
+     * created last; once it denies its probe request the ones created before it are loaded as well.
+     */
+    private String awaitLoaded() {
+        String id = replay.runId();
+        ObjectNode policy = (ObjectNode) Yaml.mapper().valueToTree(Map.of(
+                "apiVersion", "admissionregistration.k8s.io/v1", "kind", "ValidatingAdmissionPolicy",
+                "metadata", Map.of("name", "aps-probe-" + id, "labels", Map.of(ServerReplay.RUN_LABEL, id)),
+                "spec", Map.of("failurePolicy", "Fail",
+                        "matchConstraints", Map.of("resourceRules", List.of(Map.of("apiGroups", List.of(""),
+                                "apiVersions", List.of("v1"), "operations", List.of("CREATE"), "resources", List.of("configmaps")))),
+                        "matchConditions", List.of(Map.of("name", "probe", "expression",
+                                "object.metadata.name == 'aps-probe-" + id + "' && has(request.userInfo.extra) && '"
+                                        + ServerReplay.RUN_EXTRA + "' in request.userInfo.extra")),
+                        "validations", List.of(Map.of("expression", "false", "message", "aps-probe")))));
+        ObjectNode binding = (ObjectNode) Yaml.mapper().valueToTree(Map.of(
+                "apiVersion", "admissionregistration.k8s.io/v1", "kind", "ValidatingAdmissionPolicyBinding",
+                "metadata", Map.of("name", "aps-probe-" + id, "labels", Map.of(ServerReplay.RUN_LABEL, id)),
+                "spec", Map.of("policyName", "aps-probe-" + id, "validationActions", List.of("Deny"))));
+        create(policy);
+        create(binding);
+        ObjectNode probe = (ObjectNode) Yaml.mapper().valueToTree(Map.of("apiVersion", "v1", "kind", "ConfigMap",
+                "metadata", Map.of("name", "aps-probe-" + id, "namespace", "default")));
+        UserInfo user = new UserInfo("aps-test:probe", "", List.of(), Map.of(ServerReplay.RUN_EXTRA, List.of(id)));
+        Instant deadline = Instant.now().plus(LOAD_TIMEOUT);
+        while (Instant.now().isBefore(deadline)) {
+            AdmissionOutcome o = send(new ServerReplay.Request("POST", "/api/v1/namespaces/default/configmaps?dryRun=All", probe, user, null));
+            if (!o.allowed() && o.message().contains("aps-probe")) {
+                sleep(500); // the mutating plugin's informers are separate; give them the same moment
+                return null;
+            }
+            sleep(200);
+        }
+        return "the server did not start evaluating the test's policies within " + LOAD_TIMEOUT.toSeconds() + " s";
+    }
+
+    /** One request as the case's user: impersonation headers, the body as JSON, the answer as an outcome. */
+    private AdmissionOutcome send(ServerReplay.Request r) {
+        HttpRequest.Builder b = client.getHttpClient().newHttpRequestBuilder()
+                .uri(client.getMasterUrl().toString().replaceAll("/$", "") + r.path())
+                .timeout(30, TimeUnit.SECONDS);
+        UserInfo u = r.user();
+        b.header("Impersonate-User", u.username());
+        u.groups().forEach(g -> b.header("Impersonate-Group", g));
+        if (!u.uid().isEmpty()) {
+            b.header("Impersonate-Uid", u.uid());
+        }
+        u.extra().forEach((k, vs) -> vs.forEach(v -> b.header("Impersonate-Extra-" + URLEncoder.encode(k, StandardCharsets.UTF_8), v)));
+        String body = r.body() == null ? null : r.body().toString();
+        switch (r.method()) {
+            case "POST" -> b.post("application/json", body);
+            case "PUT" -> b.put("application/json", body);
+            case "DELETE" -> b.delete("application/json", "{\"kind\":\"DeleteOptions\",\"apiVersion\":\"v1\",\"dryRun\":[\"All\"]}");
+            default -> throw new IllegalArgumentException(r.method());
+        }
+        try {
+            HttpResponse<String> response = client.getHttpClient().sendAsync(b.build(), String.class).get(60, TimeUnit.SECONDS);
+            JsonNode answer = response.body() == null || response.body().isBlank() ? Yaml.mapper().createObjectNode()
+                    : Yaml.mapper().readTree(response.body());
+            return replay.outcome(response.code(), answer, warnings(response.headers("Warning")));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        } catch (Exception e) {
+            throw new KubernetesClientException("the request to " + r.path() + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** {@code 299 - "text"} headers (RFC 7234 warn-code, agent, quoted text), as kubectl prints them. */
+    static List<String> warnings(List<String> headers) {
+        List<String> out = new ArrayList<>();
+        for (String h : headers == null ? List.<String>of() : headers) {
+            int open = h.indexOf('"');
+            int close = h.lastIndexOf('"');
+            out.add(open >= 0 && close > open ? h.substring(open + 1, close).replace("\\\"", "\"").replace("\\\\", "\\") : h);
+        }
+        return out;
+    }
+
+    private GenericKubernetesResource create(ObjectNode object) {
+        GenericKubernetesResource r = Yaml.mapper().convertValue(object, GenericKubernetesResource.class);
+        GenericKubernetesResource done = client.resource(r).create();
+        created.push(done);
+        return done;
+    }
+
+    private GenericKubernetesResource get(ObjectNode object) {
+        try {
+            return client.resource(Yaml.mapper().convertValue(object, GenericKubernetesResource.class)).get();
+        } catch (KubernetesClientException e) {
+            if (e.getCode() == 404) {
+                return null;
+            }
+            throw e;
+        }
+    }
+
+    private GenericKubernetesResource awaitGone(ObjectNode object) {
+        Instant deadline = Instant.now().plus(LOAD_TIMEOUT);
+        GenericKubernetesResource live = get(object);
+        while (live != null && live.getMetadata().getDeletionTimestamp() != null && Instant.now().isBefore(deadline)) {
+            sleep(500);
+            live = get(object);
+        }
+        return live;
+    }
+
+    private void delete(GenericKubernetesResource r) {
+        created.remove(r);
+        try {
+            client.resource(r).withGracePeriod(0).delete();
+        } catch (KubernetesClientException e) {
+            // best effort: everything the run creates carries its label, so leftovers can be found
+        }
+    }
+
+    /** Removes what the run created, newest first (bindings before policies, namespaces last). */
+    private void cleanUp() {
+        GenericKubernetesResource r;
+        while ((r = created.poll()) != null) {
+            delete(r);
+        }
+    }
+
+    @Override
+    public void close() {
+        cleanUp();
+        try {
+            Runtime.getRuntime().removeShutdownHook(cleanupOnInterrupt);
+        } catch (IllegalStateException e) {
+            // already shutting down: the hook runs
+        }
+        client.close();
+    }
+
+    private static String message(KubernetesClientException e) {
+        return e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage() : e.getMessage();
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,117 @@
+package dev.policyset.aps.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.policyset.aps.core.evaluate.suite.ServerReplay;
+import dev.policyset.aps.core.yaml.Yaml;
+import dev.policyset.aps.testing.kube.KubeControlPlane;
+import dev.policyset.aps.testing.kube.RealApiServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code aps test --server} against a real kube-apiserver (issue #19 item 6): the cases of a test file sent as dry
+ * runs by impersonation, the server's verdicts compared with the expectations and with the offline ones, and
+ * nothing left behind. The fixture reads the user, namespace labels, a param, an old object and warnings; one case
+ * differs by design (offline the request is no dry run, on the server it always is).
+ */
+@RealApiServer
+class ServerTestRealServerTest {
+    private static final String FIXTURE = "src/test/resources/aps-test-server/";
+
+    @AfterEach
+    void forgetKubeconfig() {
+        System.clearProperty("kubeconfig");
+    }
+
+    @Test
+    void theServerAgreesWithEveryOfflineVerdictButTheDryRunOneAndNothingIsLeft(KubeControlPlane plane) throws Exception {
+        useAdminKubeconfig(plane);
+        long start = System.nanoTime();
+        RenderCommandTest.Run run = RenderCommandTest.run("test", "--server", "-o", "json", FIXTURE);
+        long ms = (System.nanoTime() - start) / 1_000_000;
+        JsonNode report = Yaml.mapper().readTree(run.out());
+        JsonNode cases = report.path("files").path(0).path("cases");
+
+        Map<String, Boolean> serverPassed = new TreeMap<>();
+        Map<String, Boolean> agrees = new TreeMap<>();
+        for (JsonNode c : cases) {
+            serverPassed.put(c.path("name").asText(), c.path("passed").asBoolean());
+            agrees.put(c.path("name").asText(), c.path("offline").path("agrees").asBoolean());
+            assertTrue(c.path("offline").path("passed").asBoolean(), "every case passes offline: " + c);
+        }
+        System.out.printf("aps test --server: %d cases in %d ms; server passed %s%n", cases.size(), ms, serverPassed);
+        assertEquals(7, cases.size(), run.out() + run.err());
+        String dryRunCase = "a secret is admitted offline, where the request is no dry run";
+        for (String name : serverPassed.keySet()) {
+            boolean expected = !name.equals(dryRunCase);
+            assertEquals(expected, serverPassed.get(name), name + " on the server: " + run.out());
+            assertEquals(expected, agrees.get(name), name + " offline vs server: " + run.out());
+        }
+        JsonNode divergent = find(cases, dryRunCase);
+        assertTrue(divergent.path("differences").toString().contains("dry runs of secrets are refused"), divergent.toString());
+        assertTrue(notes(divergent).stream().anyMatch(n -> n.startsWith("offline: PASS; the server answered otherwise")
+                && n.contains("warnings")), divergent.toString());
+        assertEquals(ExitCodes.FINDINGS, run.exit(), "a case failed on the server: exit 1");
+
+        // names restored: the exact message the case expects names the test's policy and binding, not the run's
+        assertTrue(find(cases, "the param's limit is read from the param object").path("passed").asBoolean());
+
+        for (String resource : List.of("validatingadmissionpolicies", "validatingadmissionpolicybindings")) {
+            List<String> left = plane.admin().genericKubernetesResources("admissionregistration.k8s.io/v1",
+                            resource.equals("validatingadmissionpolicies") ? "ValidatingAdmissionPolicy" : "ValidatingAdmissionPolicyBinding")
+                    .withLabel(ServerReplay.RUN_LABEL).list().getItems().stream().map(o -> o.getMetadata().getName()).toList();
+            assertEquals(List.of(), left, "the run removes its " + resource);
+        }
+        assertTrue(plane.admin().configMaps().inNamespace("aps-server-test").withName("grows").get() == null,
+                "the update's old object is removed");
+        for (String ns : List.of("aps-server-test", "aps-server-off")) {
+            io.fabric8.kubernetes.api.model.Namespace left = plane.admin().namespaces().withName(ns).get();
+            assertTrue(left == null || left.getMetadata().getDeletionTimestamp() != null, "the run's namespace " + ns + " is deleted");
+        }
+    }
+
+    @Test
+    void aContextThatDoesNotLookThrowawayIsRefusedUnlessAllowed() {
+        assertTrue(ServerTestRun.looksDisposable("aps-test", "https://127.0.0.1:6443"));
+        assertTrue(ServerTestRun.looksDisposable("kind-dev", "https://10.0.0.5:6443"));
+        assertFalse(ServerTestRun.looksDisposable("prod-eu", "https://api.prod.example.com:6443"));
+    }
+
+    @Test
+    void aMissingContextIsAUsageErrorThatNamesTheContexts(KubeControlPlane plane) {
+        useAdminKubeconfig(plane);
+        RenderCommandTest.Run run = RenderCommandTest.run("test", "--context", "nope", FIXTURE);
+        assertEquals(ExitCodes.USAGE_OR_INPUT, run.exit(), run.err());
+        assertTrue(run.err().contains("'nope'") && run.err().contains("kubectl config get-contexts"), run.err());
+    }
+
+    private static void useAdminKubeconfig(KubeControlPlane plane) {
+        Path kubeconfig = plane.kubeconfigFor("aps-test-runner", List.of("system:masters"));
+        System.setProperty("kubeconfig", kubeconfig.toString());
+    }
+
+    private static JsonNode find(JsonNode cases, String name) {
+        for (JsonNode c : cases) {
+            if (c.path("name").asText().equals(name)) {
+                return c;
+            }
+        }
+        throw new AssertionError("no case " + name + " in " + cases);
+    }
+
+    private static List<String> notes(JsonNode c) {
+        List<String> out = new ArrayList<>();
+        c.path("notes").forEach(n -> out.add(n.asText()));
+        return out;
+    }
+}
