@@ -46,8 +46,11 @@ final class ServerTestRun implements AutoCloseable {
     private final Deque<GenericKubernetesResource> created = new ConcurrentLinkedDeque<>();
     private final Thread cleanupOnInterrupt = new Thread(this::cleanUp, "aps-test-server-cleanup");
 
-    private ServerTestRun(KubernetesClient client, String runId) {
+    private final boolean grantCaseUsers;
+
+    private ServerTestRun(KubernetesClient client, String runId, boolean grantCaseUsers) {
         this.client = client;
+        this.grantCaseUsers = grantCaseUsers;
         this.replay = new ServerReplay(runId);
         Runtime.getRuntime().addShutdownHook(cleanupOnInterrupt);
     }
@@ -81,7 +84,10 @@ final class ServerTestRun implements AutoCloseable {
                     + "If it is meant for this, add --allow-shared-cluster");
         }
         String runId = Long.toString(System.nanoTime() % 2_176_782_336L, 36);
-        return new ServerTestRun(new KubernetesClientBuilder().withConfig(config).build(), runId.toLowerCase(Locale.ROOT));
+        // on a throwaway cluster the run lets the cases' users make their requests; on a shared one it grants nobody
+        // anything (for the seconds of a run a real user of that name would hold it): their own RBAC must allow them
+        boolean grant = looksDisposable(name, server);
+        return new ServerTestRun(new KubernetesClientBuilder().withConfig(config).build(), runId.toLowerCase(Locale.ROOT), grant);
     }
 
     static boolean looksDisposable(String context, String server) {
@@ -143,7 +149,7 @@ final class ServerTestRun implements AutoCloseable {
     /** Creates the run's objects, then waits until the server evaluates them; null when all is in place. */
     private String setUp(dev.policyset.aps.core.evaluate.suite.PolicyTest test) {
         try {
-            for (ServerReplay.Setup s : replay.setup(test)) {
+            for (ServerReplay.Setup s : replay.setup(test, grantCaseUsers)) {
                 GenericKubernetesResource live = get(s.object());
                 if (live != null && live.getMetadata().getDeletionTimestamp() != null) {
                     live = awaitGone(s.object()); // e.g. a namespace of the previous run, still terminating
@@ -189,11 +195,11 @@ final class ServerTestRun implements AutoCloseable {
         create(binding);
         ObjectNode probe = (ObjectNode) Yaml.mapper().valueToTree(Map.of("apiVersion", "v1", "kind", "ConfigMap",
                 "metadata", Map.of("name", "aps-probe-" + id, "namespace", "default")));
-        UserInfo user = new UserInfo("aps-test:probe", "", List.of(), Map.of(ServerReplay.RUN_EXTRA, List.of(id)));
+        UserInfo user = new UserInfo(ServerReplay.PROBE_USER, "", List.of(), Map.of(ServerReplay.RUN_EXTRA, List.of(id)));
         Instant deadline = Instant.now().plus(LOAD_TIMEOUT);
         while (Instant.now().isBefore(deadline)) {
             AdmissionOutcome o = send(new ServerReplay.Request("POST", "/api/v1/namespaces/default/configmaps?dryRun=All", probe, user, null));
-            if (!o.allowed() && o.message().contains("aps-probe")) {
+            if (!o.allowed() && o.message().contains("denied request: aps-probe")) {
                 sleep(500); // the mutating plugin's informers are separate; give them the same moment
                 return null;
             }

@@ -80,6 +80,36 @@ class ServerTestRealServerTest {
         }
     }
 
+    /**
+     * The shipped samples' tests on the server (validating and mutating policies): each runs (its setup is
+     * accepted, every case gets the server's answer) and the server answers every case as the offline run does.
+     */
+    @Test
+    void theSamplesTestsRunOnTheServer(KubeControlPlane plane) throws Exception {
+        useAdminKubeconfig(plane);
+        RenderCommandTest.Run run = RenderCommandTest.run("test", "--server", "-o", "json", "config/samples/tests/");
+        JsonNode report = Yaml.mapper().readTree(run.out());
+        int cases = 0;
+        int agree = 0;
+        for (JsonNode f : report.path("files")) {
+            for (JsonNode c : f.path("cases")) {
+                cases++;
+                assertFalse(c.path("differences").toString().contains("setup on the server"), c.toString());
+                assertTrue(c.has("outcome"), "the server answered: " + c);
+                if (c.path("offline").path("agrees").asBoolean()) {
+                    agree++;
+                } else {
+                    System.out.println("aps test --server samples: differs: " + c.path("name").asText() + ": " + notes(c));
+                }
+            }
+        }
+        System.out.printf("aps test --server samples: %d cases, %d answered as offline%n", cases, agree);
+        assertTrue(cases >= 11, run.out());
+        // the samples' objects are complete (a Deployment with selector and template): the server validates them too
+        assertEquals(cases, agree, "every sample case answered by the server as offline");
+        assertEquals(ExitCodes.OK, run.exit(), run.out());
+    }
+
     @Test
     void aContextThatDoesNotLookThrowawayIsRefusedUnlessAllowed() {
         assertTrue(ServerTestRun.looksDisposable("aps-test", "https://127.0.0.1:6443"));

@@ -63,10 +63,22 @@ public final class ServerReplay {
      * their backends for real ({@link #skipped}).
      */
     public List<Setup> setup(PolicyTest test) {
+        return setup(test, false);
+    }
+
+    /**
+     * @param grantCaseUsers also a ClusterRole and ClusterRoleBinding, first, that let the users the cases name
+     *                       (and the probe's) make the cases' requests: impersonated users are authorized like
+     *                       any other, and a test's users ({@code alice}) have no RBAC of their own on a fresh cluster
+     */
+    public List<Setup> setup(PolicyTest test, boolean grantCaseUsers) {
         List<Setup> out = new ArrayList<>();
         TestCase any = test.cases().isEmpty() ? null : test.cases().get(0);
         if (any == null) {
             return out;
+        }
+        if (grantCaseUsers) {
+            out.addAll(grants(test));
         }
         // every namespace a case or param is in must exist (offline, an undeclared one is taken as existing)
         java.util.TreeSet<String> namespaces = new java.util.TreeSet<>(any.fixtures().namespaces().keySet());
@@ -92,6 +104,49 @@ public final class ServerReplay {
             }
         }
         return out;
+    }
+
+    /** The user the run's probe request is sent as (granted with the case users). */
+    public static final String PROBE_USER = "aps-test:probe";
+
+    private List<Setup> grants(PolicyTest test) {
+        java.util.TreeSet<String> users = new java.util.TreeSet<>(List.of(PROBE_USER));
+        Map<String, java.util.TreeSet<String>> verbsByResource = new java.util.TreeMap<>();
+        verbsByResource.computeIfAbsent("|configmaps", k -> new java.util.TreeSet<>()).add("create");
+        for (TestCase c : test.cases()) {
+            AdmissionRequest r = c.request();
+            users.add(r.userInfo().username().isEmpty() ? ANONYMOUS_USER : r.userInfo().username());
+            String verb = switch (r.operation()) {
+                case "CREATE" -> "create";
+                case "UPDATE" -> "update";
+                case "DELETE" -> "delete";
+                default -> null;
+            };
+            if (verb != null) {
+                verbsByResource.computeIfAbsent(r.group() + "|" + r.resource(), k -> new java.util.TreeSet<>()).add(verb);
+            }
+        }
+        String name = "aps-test-" + runId;
+        ObjectNode role = object("rbac.authorization.k8s.io/v1", "ClusterRole", name);
+        ArrayNode rules = role.putArray("rules");
+        verbsByResource.forEach((key, verbs) -> {
+            ObjectNode rule = rules.addObject();
+            rule.putArray("apiGroups").add(key.substring(0, key.indexOf('|')));
+            rule.putArray("resources").add(key.substring(key.indexOf('|') + 1));
+            verbs.forEach(rule.putArray("verbs")::add);
+        });
+        ObjectNode binding = object("rbac.authorization.k8s.io/v1", "ClusterRoleBinding", name);
+        binding.putObject("roleRef").put("apiGroup", "rbac.authorization.k8s.io").put("kind", "ClusterRole").put("name", name);
+        ArrayNode subjects = binding.putArray("subjects");
+        users.forEach(u -> subjects.addObject().put("apiGroup", "rbac.authorization.k8s.io").put("kind", "User").put("name", u));
+        return List.of(new Setup(role, false), new Setup(binding, false));
+    }
+
+    private ObjectNode object(String apiVersion, String kind, String name) {
+        ObjectNode o = JsonNodeFactory.instance.objectNode();
+        o.put("apiVersion", apiVersion).put("kind", kind);
+        o.putObject("metadata").put("name", name).putObject("labels").put(RUN_LABEL, runId);
+        return o;
     }
 
     /** What the server run leaves out of a file, one sentence each. */
