@@ -113,11 +113,13 @@ public class PlanExecutor {
 
     /** One server-side apply; the result goes into the informer cache at once (the next reconcile sees it). */
     private void apply(Write w, InformerClusterView view) {
+        // read before the write: JOSDK caches our result only if the informer still holds this version, so a
+        // change someone made right after ours (already in the informer) is not hidden behind our older result
+        GenericKubernetesResource before = view.cached(w.kind(), w.name()).orElse(null);
         long start = System.nanoTime();
         GenericKubernetesResource result = w.forced() ? objects.apply(w.kind(), w.version(), resource(w))
                 : objects.applyUnforced(w.kind(), w.version(), resource(w));
         metrics.applied(Duration.ofNanos(System.nanoTime() - start));
-        GenericKubernetesResource before = view.cached(w.kind(), w.name()).orElse(null);
         view.source(w.kind()).ifPresent(es -> {
             if (before == null) {
                 es.handleRecentResourceCreate(new ResourceID(w.name()), result);

@@ -334,72 +334,71 @@ class AdmissionPolicySetRealServerTest {
     }
 
     /**
-     * A binding with a paramRef is authorized by the API server itself: whoever writes it needs get (list, for a
-     * selector) on the param the stored policy's paramKind names, or on every resource when the policy does not
-     * exist yet (kube-apiserver pkg/registry/admissionregistration/validatingadmissionpolicybinding/authz.go). A dry
-     * run does not store the policy, so the operator creates a new policy that such a binding names before its dry
-     * run (a policy without a binding does nothing). Without a grant on the param the server refuses the binding:
-     * DryRunRejected in the server's words, and the staged policy deleted again, so nothing of the set is left.
+     * Params are authorized by the API server itself, twice: a policy with a paramKind needs its writer to have get
+     * on every object of that kind, cluster-wide (kube-apiserver
+     * pkg/registry/admissionregistration/validatingadmissionpolicy/authz.go), and a binding with a paramRef needs get
+     * on the param it names, or on every resource while its policy does not exist yet (.../
+     * validatingadmissionpolicybinding/authz.go). Without a grant the set says so in the server's words and
+     * nothing of it is applied.
      */
     @Test
     @Order(20)
-    void aParamRefBindingWithoutAGrantOnItsParamIsRefusedAndItsStagedPolicyRemoved() {
-        int mark = plane.audit().size();
+    void aPolicyWithParamsIsRefusedWithoutGetOnItsParamKind() {
         create(Sets.parse(PARAMS_SET.formatted("real-params", "real-params-replicas", "replica-limits")));
         AdmissionPolicySet refused = await().atMost(WAIT).until(() -> get("real-params"),
                 s -> s.getStatus() != null && conditionIs(s, "Stalled", "True"));
         assertCondition(refused, "Ready", "False", "DryRunRejected");
         String ready = refused.getStatus().getConditions().stream().filter(c -> c.getType().equals("Ready"))
                 .findFirst().orElseThrow().getMessage();
-        assertTrue(ready.contains("ValidatingAdmissionPolicyBinding/real-params-replicas-binding")
-                && ready.contains("does not have \"get\" permission on the object referenced by paramRef"), ready);
-        await().atMost(WAIT).until(() -> live(AdmissionKind.VALIDATING_ADMISSION_POLICY, "real-params-replicas").isEmpty());
-        assertTrue(live(AdmissionKind.VALIDATING_ADMISSION_POLICY_BINDING, "real-params-replicas-binding").isEmpty(),
-                "the binding was never written");
-        List<AuditEvent> policyWrites = operatorWrites(mark).stream()
-                .filter(e -> !e.dryRun() && "validatingadmissionpolicies".equals(e.resource())
-                        && "real-params-replicas".equals(e.name())).toList();
-        List<String> verbs = policyWrites.stream().map(AuditEvent::verb).toList();
-        // each resync tries again (a grant given later takes effect without a spec change): create, refuse, delete
-        assertTrue(verbs.size() >= 2 && java.util.stream.IntStream.range(0, verbs.size())
-                .allMatch(i -> verbs.get(i).equals(i % 2 == 0 ? "patch" : "delete")),
-                "staged for the binding's check, then rolled back: " + policyWrites);
+        assertTrue(ready.contains("ValidatingAdmissionPolicy/real-params-replicas")
+                && ready.contains("must have \"get\" permission on all objects of the referenced paramKind (kind=ConfigMap"), ready);
+        assertTrue(live(AdmissionKind.VALIDATING_ADMISSION_POLICY, "real-params-replicas").isEmpty()
+                && live(AdmissionKind.VALIDATING_ADMISSION_POLICY_BINDING, "real-params-replicas-binding").isEmpty(),
+                "nothing of the refused generation is on the cluster");
     }
 
     /**
-     * The grant docs/install.md tells users to give, tested: get on the one ConfigMap (resourceNames) in the param's
-     * namespace. With it the new set is Ready in one pass and the server enforces the policy with the param's value.
+     * The grant docs/install.md tells users to give, tested: get on the param kind, cluster-wide. With it a new set
+     * is Ready in one pass — its policy is created before the binding's dry run (ParamPolicyStaging), which the
+     * server would otherwise refuse for want of get on every resource — and the server enforces the param's value.
      */
     @Test
     @Order(21)
-    void withGetOnTheOneParamTheSetIsReadyAndTheServerEnforcesTheParam() {
+    void withGetOnTheParamKindTheSetIsReadyAndTheServerEnforcesTheParam() {
         admin.configMaps().inNamespace("default").resource(new ConfigMapBuilder().withNewMetadata().withName("granted-limits")
                 .endMetadata().addToData("maxReplicas", "2").build()).create();
-        admin.rbac().roles().inNamespace("default").resource(new io.fabric8.kubernetes.api.model.rbac.RoleBuilder()
-                .withNewMetadata().withName("aps-read-granted-limits").endMetadata()
-                .addNewRule().withApiGroups("").withResources("configmaps").withResourceNames("granted-limits")
-                .withVerbs("get").endRule().build()).create();
-        admin.rbac().roleBindings().inNamespace("default").resource(new io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder()
-                .withNewMetadata().withName("aps-read-granted-limits").endMetadata()
-                .withNewRoleRef().withApiGroup("rbac.authorization.k8s.io").withKind("Role").withName("aps-read-granted-limits").endRoleRef()
+        admin.rbac().clusterRoles().resource(new io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder()
+                .withNewMetadata().withName("aps-read-configmap-params").endMetadata()
+                .addNewRule().withApiGroups("").withResources("configmaps").withVerbs("get").endRule().build()).create();
+        admin.rbac().clusterRoleBindings().resource(new io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder()
+                .withNewMetadata().withName("aps-read-configmap-params").endMetadata()
+                .withNewRoleRef().withApiGroup("rbac.authorization.k8s.io").withKind("ClusterRole").withName("aps-read-configmap-params").endRoleRef()
                 .addNewSubject().withKind("ServiceAccount").withName("admission-policy-operator")
                 .withNamespace(OperatorInstall.NAMESPACE).endSubject().build()).create();
+        try {
+            int mark = plane.audit().size();
+            create(Sets.parse(PARAMS_SET.formatted("real-params-granted", "real-params-granted", "granted-limits")));
+            AdmissionPolicySet ready = awaitReady("real-params-granted", 1);
+            assertTrue(ready.getStatus().getResources().stream().allMatch(r -> "Applied".equals(r.getState())));
+            List<AuditEvent> writes = operatorWrites(mark).stream().filter(e -> e.name() != null && e.name().startsWith("real-params-granted")).toList();
+            assertTrue(writes.stream().filter(e -> "validatingadmissionpolicies".equals(e.resource())).allMatch(e -> !e.dryRun()),
+                    "the policy is applied before the binding's dry run, never dry-run itself: " + writes);
 
-        create(Sets.parse(PARAMS_SET.formatted("real-params-granted", "real-params-granted", "granted-limits")));
-        AdmissionPolicySet ready = awaitReady("real-params-granted", 1);
-        assertTrue(ready.getStatus().getResources().stream().allMatch(r -> "Applied".equals(r.getState())));
-
-        await().atMost(WAIT).untilAsserted(() -> {
-            io.fabric8.kubernetes.client.KubernetesClientException denied = org.junit.jupiter.api.Assertions.assertThrows(
-                    io.fabric8.kubernetes.client.KubernetesClientException.class, () -> dryRunDeployment(3));
-            assertTrue(denied.getMessage().contains("real-params-granted"), denied.getMessage());
-        });
-        dryRunDeployment(2); // within the param's limit: admitted
+            await().atMost(WAIT).untilAsserted(() -> {
+                io.fabric8.kubernetes.client.KubernetesClientException denied = org.junit.jupiter.api.Assertions.assertThrows(
+                        io.fabric8.kubernetes.client.KubernetesClientException.class, () -> dryRunDeployment(3));
+                assertTrue(denied.getMessage().contains("real-params-granted"), denied.getMessage());
+            });
+            dryRunDeployment(2); // within the param's limit: admitted
+        } finally {
+            admin.rbac().clusterRoleBindings().withName("aps-read-configmap-params").delete();
+            admin.rbac().clusterRoles().withName("aps-read-configmap-params").delete();
+        }
     }
 
     private void dryRunDeployment(int replicas) {
         admin.apps().deployments().inNamespace("default").resource(new io.fabric8.kubernetes.api.model.apps.DeploymentBuilder()
-                .withNewMetadata().withName("params-probe").endMetadata()
+                .withNewMetadata().withName("params-probe").addToLabels("team", "probe").endMetadata()
                 .withNewSpec().withReplicas(replicas).withNewSelector().addToMatchLabels("app", "probe").endSelector()
                 .withNewTemplate().withNewMetadata().addToLabels("app", "probe").endMetadata()
                 .withNewSpec().addNewContainer().withName("c").withImage("example.com/probe:1").endContainer().endSpec()
