@@ -158,6 +158,47 @@ class AdmissionPolicySetReconcilerTest {
         awaitEvent("rejectme", "DryRunRejected");
     }
 
+    /**
+     * A new policy named by a paramRef binding is created before the dry run (the server authorizes the binding
+     * against the stored policy); when the dry run then refuses the generation, the staged policy is deleted again.
+     * The refusal is injected (the real server refuses such a binding only for want of RBAC, which also refuses the
+     * policy first: AdmissionPolicySetRealServerTest).
+     */
+    @Test
+    @Order(6)
+    void aStagedParamPolicyIsRolledBackWhenTheDryRunRefusesTheGeneration() {
+        ApsMockServer.dispatcher().admission(r -> r.isDryRun() && r.path().endsWith("/validatingadmissionpolicybindings/staged-binding")
+                ? Optional.of(invalid("staged-binding", "spec.paramRef", "user cannot get the param"))
+                : Optional.empty());
+        int mark = ApsMockServer.dispatcher().mark();
+        create(Sets.parse("""
+                apiVersion: admission.policyset.dev/v1alpha1
+                kind: AdmissionPolicySet
+                metadata: {name: staged}
+                spec:
+                  validatingPolicies:
+                    - name: staged
+                      policy:
+                        paramKind: {apiVersion: v1, kind: ConfigMap}
+                        matchConstraints:
+                          resourceRules: [{apiGroups: [apps], apiVersions: [v1], operations: [CREATE], resources: [deployments]}]
+                        validations:
+                          - expression: "object.spec.replicas <= int(params.data.max)"
+                      bindings:
+                        - name: staged-binding
+                          spec:
+                            paramRef: {name: limits, namespace: default, parameterNotFoundAction: Deny}
+                """));
+        AdmissionPolicySet rejected = await().atMost(WAIT).until(() -> get("staged"), s -> conditionIs(s, "Stalled", "True"));
+        assertCondition(rejected, "Ready", "False", "DryRunRejected");
+        List<String> policyRequests = ApsMockServer.dispatcher().since(mark).stream()
+                .filter(r -> r.isWrite() && r.path().endsWith("/validatingadmissionpolicies/staged"))
+                .map(r -> r.method() + (r.isDryRun() ? " (dry run)" : "")).toList();
+        assertEquals(List.of("PATCH", "DELETE"), policyRequests.subList(0, 2), "staged, then rolled back: " + policyRequests);
+        await().atMost(WAIT).until(() -> live(AdmissionKind.VALIDATING_ADMISSION_POLICY, "staged").isEmpty());
+        assertTrue(live(AdmissionKind.VALIDATING_ADMISSION_POLICY_BINDING, "staged-binding").isEmpty());
+    }
+
     @Test
     @Order(10)
     void pausedReconcilesNothing() {
