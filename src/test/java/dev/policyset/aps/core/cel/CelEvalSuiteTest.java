@@ -118,7 +118,7 @@ class CelEvalSuiteTest {
      * The files are YAML 1.1 as PyYAML writes them: a float needs a dot, so {@code 1e-05} is a string
      * (SnakeYAML 2 would read it as a double).
      */
-    private static Yaml yaml11() {
+    static Yaml yaml11() {
         Resolver resolver = new Resolver() {
             @Override
             protected void addImplicitResolvers() {
