@@ -9,6 +9,7 @@ import dev.policyset.aps.core.model.KubeVersion;
 import dev.policyset.aps.core.yaml.Document;
 import dev.policyset.aps.core.yaml.Yaml;
 import dev.policyset.aps.testing.SharedData;
+import dev.policyset.aps.testing.kube.Differential;
 import dev.policyset.aps.testing.kube.KubeBinaries;
 import dev.policyset.aps.testing.kube.KubeControlPlane;
 import dev.policyset.aps.testing.kube.RealApiServer;
@@ -70,7 +71,7 @@ class StructureDifferentialRealServerTest {
 
     private static KubeControlPlane plane;
     private static final Tally TALLY = new Tally();
-    private static final Set<String> STILL_DIVERGING = new TreeSet<>();
+    private static Differential judge;
 
     /** One case's answer: accepted, refused with (field, type) causes, or its apiVersion not served. */
     record Verdict(String kind, Set<String> causes, String detail) {
@@ -102,18 +103,7 @@ class StructureDifferentialRealServerTest {
         }
     }
 
-    /** A reviewed divergence of known-divergences.yaml. */
-    record Known(String id, List<String> versions, String server, String aps, String why, String upstream) {
-        boolean appliesTo(String version) {
-            return versions.stream().anyMatch(v -> version.equals(v) || version.startsWith(v + "."));
-        }
-    }
-
     static final class Tally {
-        int cases;
-        int agree;
-        int known;
-        int diverge;
         int caseData;
         final Map<String, Integer> serverVerdicts = new java.util.TreeMap<>();
     }
@@ -125,7 +115,7 @@ class StructureDifferentialRealServerTest {
         }
         String version = KubeBinaries.version();
         KubeVersion minor = KubeVersion.parse(version);
-        Map<String, Known> known = readKnown();
+        judge = Differential.of("structure", version);
         List<Path> files = new ArrayList<>();
         Path shared = SharedData.root();
         for (String folder : List.of("conformance", "corpus")) {
@@ -142,11 +132,10 @@ class StructureDifferentialRealServerTest {
         List<DynamicTest> tests = new ArrayList<>();
         for (Path file : files) {
             String id = shared.relativize(file).toString().replace('\\', '/');
-            tests.add(DynamicTest.dynamicTest(id, file.toUri(), () -> runCase(id, file, http, minor, version, known)));
+            tests.add(DynamicTest.dynamicTest(id, file.toUri(), () -> runCase(id, file, http, minor, version)));
         }
         tests.add(DynamicTest.dynamicTest("listed divergences still diverge at " + version, () -> {
-            List<String> stale = known.values().stream().filter(k -> k.appliesTo(version))
-                    .filter(k -> !STILL_DIVERGING.contains(k.id())).map(Known::id).toList();
+            List<String> stale = judge.staleEntries(version, id -> true);
             assertTrue(stale.isEmpty(), "known-divergences.yaml lists divergences that no longer diverge at " + version
                     + " (remove them, or narrow their versions): " + stale);
         }));
@@ -174,12 +163,11 @@ class StructureDifferentialRealServerTest {
         return new KubeControlPlane.Options(version, false, null, false, flags);
     }
 
-    private static void runCase(String id, Path file, HttpClient http, KubeVersion minor, String version,
-                                Map<String, Known> known) throws Exception {
+    private static void runCase(String id, Path file, HttpClient http, KubeVersion minor, String version)
+            throws Exception {
         List<Document> documents = Yaml.parse(file.toString(), Files.readString(file));
         JsonNode object = documents.stream().map(Document::content).filter(c -> c.isObject() && c.has("kind"))
                 .findFirst().orElseThrow(() -> new AssertionError(id + ": no object"));
-        TALLY.cases++; // dynamic tests run one after the other
         Verdict server = server(http, (ObjectNode) object);
         Verdict ours = ours(file, minor);
         TALLY.serverVerdicts.merge(server.kind(), 1, Integer::sum);
@@ -189,31 +177,9 @@ class StructureDifferentialRealServerTest {
             System.out.println("[structure] CASE-DATA " + id + " at " + version + ": .expect.yaml " + expected.summary()
                     + ", server " + server.summary());
         });
-        Known listed = known.get(id);
-        boolean listedHere = listed != null && listed.appliesTo(version);
-        boolean agree = server.agreesWith(ours);
-        String line = id + " at " + version + ": server " + server.summary() + ", aps " + ours.summary()
-                + (server.detail().isEmpty() ? "" : "; server said: " + server.detail())
+        String detail = (server.detail().isEmpty() ? "" : "server said: " + server.detail())
                 + (ours.detail().isEmpty() ? "" : "; aps said: " + ours.detail());
-        if (agree) {
-            TALLY.agree++;
-            if (listedHere) {
-                fail("listed in known-divergences.yaml but agrees now (remove the entry): " + line);
-            }
-            return;
-        }
-        if (listedHere) {
-            STILL_DIVERGING.add(id);
-            TALLY.known++;
-            assertEquals(listed.server() + " / " + listed.aps(), server.summary() + " / " + ours.summary(),
-                    "known divergence changed (review the entry): " + line);
-            return;
-        }
-        TALLY.diverge++;
-        System.out.println("[structure] DIVERGES " + line);
-        fail("unlisted divergence (fix it, or list it in src/test/resources/kube/known-divergences.yaml):\n  - case: "
-                + id + "\n    versions: [\"" + minor + "\"]\n    server: \"" + server.summary() + "\"\n    aps: \""
-                + ours.summary() + "\"\n" + line);
+        judge.judge(id, version, server.summary(), ours.summary(), server.agreesWith(ours), detail);
     }
 
     /** The real server's answer to {@code POST ...?dryRun=All&fieldValidation=Strict}. */
@@ -298,43 +264,9 @@ class StructureDifferentialRealServerTest {
         return Verdict.refuse(causes, api.stream().map(f -> f.rule() + " " + f.field() + ": " + f.message()).toList().toString());
     }
 
-    private static Map<String, Known> readKnown() throws Exception {
-        Map<String, Known> known = new LinkedHashMap<>();
-        try (InputStream in = StructureDifferentialRealServerTest.class.getResourceAsStream("/kube/known-divergences.yaml")) {
-            assertTrue(in != null, "src/test/resources/kube/known-divergences.yaml is missing");
-            List<Document> docs = Yaml.parse("known-divergences.yaml", new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
-            for (Document doc : docs) {
-                for (JsonNode entry : doc.content().path("structure")) {
-                    List<String> versions = new ArrayList<>();
-                    entry.path("versions").forEach(v -> versions.add(v.asText()));
-                    String id = entry.path("case").asText();
-                    for (String field : List.of("case", "server", "aps", "why", "upstream")) {
-                        assertFalse(entry.path(field).asText().isBlank(), "known-divergences.yaml: " + id + " needs '" + field + "'");
-                    }
-                    assertFalse(versions.isEmpty(), "known-divergences.yaml: " + id + " needs 'versions'");
-                    assertTrue(known.put(id, new Known(id, versions, entry.path("server").asText(), entry.path("aps").asText(),
-                            entry.path("why").asText(), entry.path("upstream").asText())) == null,
-                            "known-divergences.yaml lists " + id + " twice");
-                }
-            }
-        }
-        return known;
-    }
-
-    /** Merges this suite's counts into target/kube-report-&lt;version&gt;.json (other suites add their own). */
-    private static void writeReport(String version) throws Exception {
-        Path report = Path.of("target", "kube-report-" + version + ".json");
-        ObjectNode root = Files.exists(report) ? (ObjectNode) JSON.readTree(report.toFile()) : JSON.createObjectNode();
-        root.put("version", version);
-        ObjectNode suites = root.has("suites") ? (ObjectNode) root.get("suites") : root.putObject("suites");
-        ObjectNode structure = suites.putObject("structure");
-        structure.put("cases", TALLY.cases);
-        structure.put("agree", TALLY.agree);
-        structure.put("known", TALLY.known);
-        structure.put("diverge", TALLY.diverge);
-        Files.createDirectories(report.getParent());
-        JSON.writerWithDefaultPrettyPrinter().writeValue(report.toFile(), root);
-        System.out.printf("[structure] Kubernetes %s: %d cases, %d agree, %d known, %d diverge; server: %s; %d conformance expectations differ from the server (CASE-DATA) (%s)%n",
-                version, TALLY.cases, TALLY.agree, TALLY.known, TALLY.diverge, TALLY.serverVerdicts, TALLY.caseData, report);
+    private static void writeReport(String version) {
+        Path report = judge.writeReport();
+        System.out.printf("[structure] Kubernetes %s: %s; server: %s; %d conformance expectations differ from the server (CASE-DATA) (%s)%n",
+                version, judge.counts(), TALLY.serverVerdicts, TALLY.caseData, report);
     }
 }

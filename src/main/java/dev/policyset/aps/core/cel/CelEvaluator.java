@@ -212,7 +212,7 @@ public final class CelEvaluator {
         if (d.params()) {
             vars.put("params", toCel(a.params()));
         }
-        if (d.authorizer()) {
+        if (d.authorizer() && a.authorizer() != CelAuthorizer.UNBOUND) {
             CelAuthorizer authorizer = a.authorizer() == null ? CelAuthorizer.DENY_ALL : a.authorizer();
             Optional<AuthorizerValues> values = KubernetesLibraries.authorizerValues();
             if (values.isPresent()) {

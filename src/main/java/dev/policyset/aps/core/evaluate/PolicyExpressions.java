@@ -8,6 +8,7 @@ import dev.policyset.aps.core.cel.CelEvaluator;
 import dev.policyset.aps.core.cel.ExpressionKind;
 import dev.policyset.aps.core.cel.KubernetesCelChecker;
 import dev.policyset.aps.core.cel.KubernetesCelEnvironment;
+import dev.policyset.aps.core.cel.lib.CelAuthorizer;
 import dev.policyset.aps.core.model.KubeVersion;
 
 import java.util.ArrayList;
@@ -101,6 +102,15 @@ public final class PolicyExpressions {
             this.activation = new CelEvaluator.Activation(activation.object(), activation.oldObject(),
                     activation.params(), activation.request(), activation.namespaceObject(), activation.authorizer(),
                     null);
+        }
+
+        /**
+         * The same request with no {@code authorizer} bound ({@link CelAuthorizer#UNBOUND}): what a
+         * ValidatingAdmissionPolicy's messageExpressions and auditAnnotations, and the variables they read, see.
+         */
+        public Context withoutAuthorizer() {
+            return new Context(new CelEvaluator.Activation(activation.object(), activation.oldObject(), activation.params(),
+                    activation.request(), activation.namespaceObject(), CelAuthorizer.UNBOUND, null));
         }
 
         /**

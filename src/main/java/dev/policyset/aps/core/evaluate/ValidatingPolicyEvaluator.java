@@ -62,7 +62,8 @@ final class ValidatingPolicyEvaluator {
             errors.add(evaluated.error());
             return new Result(true, null, List.of(new PolicyDecision(fail, true, evaluated.error(), "", -1)), List.of(), errors);
         }
-        Expressions.ForInput messages = Expressions.forInput(context, ExpressionKind.MESSAGE_EXPRESSION,
+        // messageExpressions and auditAnnotations run without an authorizer (validator.go; CelAuthorizer.UNBOUND)
+        Expressions.ForInput messages = Expressions.forInput(context.withoutAuthorizer(), ExpressionKind.MESSAGE_EXPRESSION,
                 messageExpressions, evaluated.remaining());
         if (messages.outOfBudget()) {
             errors.add("messageExpression: " + messages.error());
@@ -89,7 +90,7 @@ final class ValidatingPolicyEvaluator {
         JsonNode audit = spec.path("auditAnnotations");
         List<String> valueExpressions = new ArrayList<>();
         audit.forEach(a -> valueExpressions.add(a.path("valueExpression").asText("")));
-        Expressions.ForInput values = Expressions.forInput(context, ExpressionKind.AUDIT_ANNOTATION_VALUE,
+        Expressions.ForInput values = Expressions.forInput(context.withoutAuthorizer(), ExpressionKind.AUDIT_ANNOTATION_VALUE,
                 valueExpressions, CelEvaluator.CostBudget.perPolicy());
         if (values.outOfBudget()) {
             // upstream returns this one decision alone: the validations' decisions are dropped

@@ -35,7 +35,22 @@ class CelStringFormatTest {
         assertEquals("3.00", eval("'%.2f'.format([3.0])"));
         assertEquals("1,234.50", eval("'%.2f'.format([1234.5])"));
         assertEquals("-2.50", eval("'%.2f'.format([-2.5])"));
-        assertEquals("1.000000\u202f×\u202f10⁻⁰³", eval("'%e'.format([0.001])"));
+        assertEquals("1.000000×10⁻⁰³", eval("'%e'.format([0.001])"));
+    }
+
+    /** What kube-apiserver 1.37.2 answered (CelDifferentialRealServerTest; docs/real-apiserver.md). */
+    @Test
+    void scientificAsTheServerPrintsIt() {
+        assertEquals("2.718280×10⁰⁰", eval("'%e'.format([2.71828])"));
+        assertEquals("1.234500×10⁰⁴", eval("'%.0e'.format([12345.0])"), "the precision is not applied");
+        assertEquals("3.141593×10⁰⁰", eval("'%.10e'.format([3.14159265358979])"));
+        assertEquals("1.000000×10⁰¹", eval("'%e'.format([9.9999999])"));
+        assertEquals("4.940656×10⁻³²⁴", eval("'%e'.format([5e-324])"));
+        assertEquals("0.000000×10⁰⁰", eval("'%.0e'.format([0.0])"));
+        assertEquals("     ∞", eval("'%e'.format([double('Infinity')])"));
+        assertEquals("    -∞", eval("'%e'.format([-1.0/0.0])"));
+        assertEquals("   NaN", eval("'%e'.format([double('NaN')])"));
+        assertEquals("∞", eval("'%f'.format([double('Infinity')])"), "%f does not pad");
     }
 
     @Test

@@ -34,4 +34,15 @@ public interface CelAuthorizer {
 
     /** Denies everything with no reason: what evaluating without an authorizer means. */
     CelAuthorizer DENY_ALL = attributes -> new Decision(Decision.Kind.DENY, "", null);
+
+    /**
+     * No {@code authorizer} value at all, although the environment declares it: the expressions (and the variables
+     * they read) of a ValidatingAdmissionPolicy's messageExpressions and auditAnnotations. Upstream's validator
+     * evaluates those with {@code cel.OptionalVariableBindings} that carry no Authorizer (k8s.io/apiserver
+     * pkg/admission/plugin/policy/validating/validator.go: {@code expressionOptionalVars} and the audit annotations'
+     * {@code options}), so a variable that calls {@code authorizer} fails there while it works in the validations.
+     */
+    CelAuthorizer UNBOUND = attributes -> {
+        throw new IllegalStateException("authorizer is not bound in this evaluation");
+    };
 }
