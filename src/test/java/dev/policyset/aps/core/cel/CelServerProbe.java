@@ -368,11 +368,6 @@ final class CelServerProbe {
             if (!"aps-sentinel".equals(byIndex.get(0))) {
                 return false;
             }
-            if (System.getenv("APS_CEL_DEBUG") != null) {
-                event.path("annotations").fields().forEachRemaining(a -> System.out.println("[cel-debug] " + name + " "
-                        + a.getKey() + " " + a.getValue().asText().length() + " failures=" + byIndex.size() + " probes=" + probes.size()
-                        + " " + a.getValue().asText().substring(Math.max(0, a.getValue().asText().length() - 300))));
-            }
             for (int i = 0; i < probes.size(); i++) {
                 if (compileErrors.containsKey(i)) {
                     continue;
