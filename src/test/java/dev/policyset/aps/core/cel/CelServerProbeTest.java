@@ -35,7 +35,7 @@ class CelServerProbeTest {
             "duration('1s') => aps|other||"})
     void renderShowsTheValue(String expression, String rendered) {
         Object expected = expression.startsWith("[") ? List.of(1, 2) : expression.startsWith("{") ? Map.of("a", 2) : null;
-        CelServerProbe.Probe p = new CelServerProbe.Probe("x", expression, false, Map.of(), expected != null, expected);
+        CelServerProbe.Probe p = new CelServerProbe.Probe("x", expression, false, Map.of(), expected != null, expected, false);
         String render = CelServerProbe.render("(" + expression + ")", p);
         CelEvaluator.Result r = PolicyExpressions.evaluate(CelChecker.PolicyType.VALIDATING, COMPAT,
                 ExpressionKind.MESSAGE_EXPRESSION, render, CelEvaluator.Activation.empty());
