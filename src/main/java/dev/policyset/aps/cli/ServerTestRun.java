@@ -69,7 +69,7 @@ final class ServerTestRun implements AutoCloseable {
     static ServerTestRun connect(String context, boolean allowShared) throws Refused {
         Config config;
         try {
-            config = context == null ? Config.autoConfigure(null) : Config.autoConfigure(context);
+            config = Config.autoConfigure(context); // null: the current context
         } catch (RuntimeException e) {
             throw new Refused("cannot read the kubeconfig" + (context == null ? "" : " context '" + context + "'") + ": " + e.getMessage());
         }
@@ -83,7 +83,8 @@ final class ServerTestRun implements AutoCloseable {
                     + "address, or a kind/k3d/minikube/envtest context): aps test --server creates policies there. "
                     + "If it is meant for this, add --allow-shared-cluster");
         }
-        String runId = Long.toString(System.nanoTime() % 2_176_782_336L, 36);
+        // nanoTime may be negative: floorMod keeps the id to 1-6 base-36 digits, as ServerReplay requires
+        String runId = Long.toString(Math.floorMod(System.nanoTime(), 2_176_782_336L), 36);
         // on a throwaway cluster the run lets the cases' users make their requests; on a shared one it grants nobody
         // anything (for the seconds of a run a real user of that name would hold it): their own RBAC must allow them
         boolean grant = looksDisposable(name, server);
