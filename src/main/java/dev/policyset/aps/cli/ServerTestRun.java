@@ -198,15 +198,20 @@ final class ServerTestRun implements AutoCloseable {
                 "metadata", Map.of("name", "aps-probe-" + id, "namespace", "default")));
         UserInfo user = new UserInfo(ServerReplay.PROBE_USER, "", List.of(), Map.of(ServerReplay.RUN_EXTRA, List.of(id)));
         Instant deadline = Instant.now().plus(LOAD_TIMEOUT);
+        AdmissionOutcome last = null;
         while (Instant.now().isBefore(deadline)) {
-            AdmissionOutcome o = send(new ServerReplay.Request("POST", "/api/v1/namespaces/default/configmaps?dryRun=All", probe, user, null));
-            if (!o.allowed() && o.message().contains("denied request: aps-probe")) {
+            last = send(new ServerReplay.Request("POST", "/api/v1/namespaces/default/configmaps?dryRun=All", probe, user, null));
+            if (!last.allowed() && last.message().contains("denied request: aps-probe")) {
                 sleep(500); // the mutating plugin's informers are separate; give them the same moment
                 return null;
             }
             sleep(200);
         }
-        return "the server did not start evaluating the test's policies within " + LOAD_TIMEOUT.toSeconds() + " s";
+        return "the server did not start evaluating the test's policies within " + LOAD_TIMEOUT.toSeconds()
+                + " s; the probe request (a dry-run create of configmap default/aps-probe-" + id + ") was last answered "
+                + (last == null ? "never" : (last.allowed() ? "allowed" : "denied: " + last.message()))
+                + ". Another admission policy or webhook on the cluster may be answering first: kubectl get "
+                + "validatingadmissionpolicies,validatingwebhookconfigurations";
     }
 
     /** One request as the case's user: impersonation headers, the body as JSON, the answer as an outcome. */

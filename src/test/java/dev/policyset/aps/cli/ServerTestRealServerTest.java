@@ -28,9 +28,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ServerTestRealServerTest {
     private static final String FIXTURE = "src/test/resources/aps-test-server/";
 
+    /** kubernetes.* system properties an earlier @QuarkusTest in this JVM left (the operator's service account). */
+    private final Map<String, String> hidden = new TreeMap<>();
+
     @AfterEach
     void forgetKubeconfig() {
         System.clearProperty("kubeconfig");
+        hidden.forEach(System::setProperty);
+        hidden.clear();
     }
 
     @Test
@@ -125,7 +130,14 @@ class ServerTestRealServerTest {
         assertTrue(run.err().contains("'nope'") && run.err().contains("kubectl config get-contexts"), run.err());
     }
 
-    private static void useAdminKubeconfig(KubeControlPlane plane) {
+    private void useAdminKubeconfig(KubeControlPlane plane) {
+        // fabric8 lets kubernetes.* system properties override the kubeconfig: the CLI on a user's machine has none
+        for (String key : List.copyOf(System.getProperties().stringPropertyNames())) {
+            if (key.startsWith("kubernetes.")) {
+                hidden.put(key, System.getProperty(key));
+                System.clearProperty(key);
+            }
+        }
         Path kubeconfig = plane.kubeconfigFor("aps-test-runner", List.of("system:masters"));
         System.setProperty("kubeconfig", kubeconfig.toString());
     }
