@@ -32,13 +32,41 @@ import java.util.Optional;
  * </ul>
  * Any key format Vert.x reads works (PKCS#8, PKCS#1 RSA as cert-manager writes by default, SEC1 EC as OLM writes).
  * A pair is only used when the key belongs to the certificate (a signature check), so a rotation caught between
- * the two files' writes is retried rather than served.
+ * the two files' writes is retried rather than served. The self-managed mode serves from its Secret instead
+ * ({@link SecretCertificateSource}); both are a {@link CertificateSource}.
  *
+ * @param source      where it came from, and where a rotation is looked for
  * @param keys        the key manager for this pair (what a TLS handshake asks)
- * @param fingerprint SHA-256 of both files' bytes: a change of either is a rotation
+ * @param fingerprint SHA-256 of both PEM texts: a change of either is a rotation
  */
-public record ServingCertificate(Path certFile, Path keyFile, X509KeyManager keys, X509Certificate leaf,
+public record ServingCertificate(CertificateSource source, X509KeyManager keys, X509Certificate leaf,
                                  String fingerprint) {
+    /** PEM files on disk (a mounted Secret): cert-manager's, OLM's, or {@code aps.webhook.cert-dir}. */
+    public record PemFiles(Path certFile, Path keyFile) implements CertificateSource {
+        @Override
+        public String fingerprint() throws IOException {
+            return ServingCertificate.fingerprint(Files.readAllBytes(certFile), Files.readAllBytes(keyFile));
+        }
+
+        @Override
+        public ServingCertificate load(Vertx vertx) {
+            byte[] cert;
+            byte[] key;
+            try {
+                cert = Files.readAllBytes(certFile);
+                key = Files.readAllBytes(keyFile);
+            } catch (IOException e) {
+                throw new IllegalArgumentException("cannot read " + certFile + " or " + keyFile + ": " + e.getMessage(), e);
+            }
+            return of(this, cert, key, certFile.toString(), keyFile.toString(), vertx);
+        }
+
+        @Override
+        public String describe() {
+            return certFile.toString();
+        }
+    }
+
     /** The default places, as (certificate, key) pairs. */
     public static final List<List<Path>> DEFAULT_LOCATIONS = List.of(
             List.of(Path.of("/tmp/k8s-webhook-server/serving-certs/tls.crt"), Path.of("/tmp/k8s-webhook-server/serving-certs/tls.key")),
@@ -51,14 +79,15 @@ public record ServingCertificate(Path certFile, Path keyFile, X509KeyManager key
 
     /** {@code certFile} (with its chain) and {@code keyFile}, checked to belong together. */
     public static ServingCertificate read(Path certFile, Path keyFile, Vertx vertx) {
-        byte[] cert;
-        byte[] key;
-        try {
-            cert = Files.readAllBytes(certFile);
-            key = Files.readAllBytes(keyFile);
-        } catch (IOException e) {
-            throw new IllegalArgumentException("cannot read " + certFile + " or " + keyFile + ": " + e.getMessage(), e);
-        }
+        return new PemFiles(certFile, keyFile).load(vertx);
+    }
+
+    /**
+     * {@code cert} (with its chain) and {@code key} as PEM from {@code source}, checked to belong together; the
+     * messages name {@code certName} and {@code keyName} (files, or a Secret's keys).
+     */
+    static ServingCertificate of(CertificateSource source, byte[] cert, byte[] key, String certName, String keyName,
+                                 Vertx vertx) {
         PemKeyCertOptions pem = new PemKeyCertOptions().setCertValue(Buffer.buffer(cert)).setKeyValue(Buffer.buffer(key));
         X509KeyManager keys;
         X509Certificate leaf;
@@ -71,28 +100,24 @@ public record ServingCertificate(Path certFile, Path keyFile, X509KeyManager key
             privateKey = (PrivateKey) store.getKey(alias, io.vertx.core.net.impl.KeyStoreHelper.DUMMY_PASSWORD.toCharArray());
             keys = (X509KeyManager) pem.getKeyManagerFactory(vertx).getKeyManagers()[0];
         } catch (Exception e) {
-            throw new IllegalArgumentException("cannot use " + certFile + " and " + keyFile + " as a PEM certificate and key: "
+            throw new IllegalArgumentException("cannot use " + certName + " and " + keyName + " as a PEM certificate and key: "
                     + e.getMessage(), e);
         }
         if (!belongTogether(privateKey, leaf)) {
-            throw new IllegalArgumentException(keyFile + " is not the key of the certificate in " + certFile
+            throw new IllegalArgumentException(keyName + " is not the key of the certificate in " + certName
                     + " (a rotation in progress, or a wrong Secret)");
         }
-        return new ServingCertificate(certFile, keyFile, keys, leaf, fingerprint(cert, key));
-    }
-
-    /** The SHA-256 of both files, read again: cheap enough to ask every few seconds. */
-    public static String fingerprintOf(Path certFile, Path keyFile) throws IOException {
-        return fingerprint(Files.readAllBytes(certFile), Files.readAllBytes(keyFile));
+        return new ServingCertificate(source, keys, leaf, fingerprint(cert, key));
     }
 
     /** For the log: subject, expiry and where it came from. */
     public String describe() {
         return "certificate " + leaf.getSubjectX500Principal().getName() + " (valid until " + leaf.getNotAfter().toInstant()
-                + ") from " + certFile;
+                + ") from " + source.describe();
     }
 
-    private static boolean belongTogether(PrivateKey key, X509Certificate cert) {
+    /** Whether {@code key} is the private key of {@code cert}: a signature made with one verifies with the other. */
+    static boolean belongTogether(PrivateKey key, X509Certificate cert) {
         String algorithm = switch (key.getAlgorithm()) {
             case "RSA" -> "SHA256withRSA";
             case "EC" -> "SHA256withECDSA";
@@ -117,7 +142,7 @@ public record ServingCertificate(Path certFile, Path keyFile, X509KeyManager key
         }
     }
 
-    private static String fingerprint(byte[] cert, byte[] key) {
+    static String fingerprint(byte[] cert, byte[] key) {
         try {
             MessageDigest sha = MessageDigest.getInstance("SHA-256");
             sha.update(cert);

@@ -167,13 +167,11 @@ public final class WebhookServer implements AutoCloseable {
         vertx.executeBlocking(() -> {
             String now;
             try {
-                now = ServingCertificate.fingerprintOf(serving.certFile(), serving.keyFile());
+                now = serving.source().fingerprint();
             } catch (IOException e) {
-                throw new IllegalArgumentException("cannot read " + serving.certFile() + " or " + serving.keyFile()
-                        + ": " + e.getMessage(), e);
+                throw new IllegalArgumentException("cannot read " + serving.source().describe() + ": " + e.getMessage(), e);
             }
-            return now.equals(serving.fingerprint()) ? null
-                    : ServingCertificate.read(serving.certFile(), serving.keyFile(), vertx);
+            return now.equals(serving.fingerprint()) ? null : serving.source().load(vertx);
         }, false).onComplete(result -> {
             checking.set(false);
             if (result.failed()) {
