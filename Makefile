@@ -71,7 +71,7 @@ test-kube-matrix: ## The real-API-server suite on every supported version (test/
 verify: ## Drift checks: crds/, bundle/ and config/rbac against the build; config/ renders; install.yaml builds.
 	$(MVN) verify -Dtest='InstallManifestsTest,WebhookConfigurationTest,BundleTest,DockerfileTest' -Dsurefire.failIfNoSpecifiedTests=false
 	$(KUBECTL) kustomize config/default > /dev/null
-	$(KUBECTL) kustomize config/with-webhook > /dev/null
+	$(KUBECTL) kustomize config/with-cert-manager > /dev/null
 	$(KUBECTL) kustomize config/samples > /dev/null
 
 ##@ Build
@@ -119,8 +119,8 @@ manifests: build ## Refresh crds/ and schemas/ from the build's generated CRD an
 	$(MVN) -q org.codehaus.mojo:exec-maven-plugin:java@manifests
 	$(MAKE) --no-print-directory install-yaml
 
-# What install-yaml and deploy install: config/default, or config/with-webhook for the validating webhook with a
-# cert-manager certificate (cert-manager must be installed): `make deploy INSTALL=config/with-webhook`.
+# What install-yaml and deploy install: config/default (the validating webhook with self-managed certificates), or
+# config/with-cert-manager for its certificate from cert-manager: `make deploy INSTALL=config/with-cert-manager`.
 INSTALL ?= config/default
 
 .PHONY: install-yaml
@@ -133,8 +133,8 @@ install-yaml: ## Render INSTALL (config/default; IMG sets the image) into target
 	@echo "wrote target/install.yaml (image $(IMG))"
 
 .PHONY: bundle
-bundle: build ## Regenerate bundle/ (OLM bundle) from QOSDK's output and config/ (IMG sets the image).
-	$(MVN) -q org.codehaus.mojo:exec-maven-plugin:java -Dexec.args="--image $(IMG)"
+bundle: build ## Regenerate bundle/ (OLM bundle) from QOSDK's output and config/ (IMG sets the image; DIGEST=sha256:... pins it).
+	$(MVN) -q org.codehaus.mojo:exec-maven-plugin:java -Dexec.args="--image $(IMG)$(if $(DIGEST), --digest $(DIGEST))"
 
 ##@ Deployment
 
@@ -147,7 +147,7 @@ uninstall: ## Remove the CRD (and with it every AdmissionPolicySet) from the clu
 	$(KUBECTL) delete --ignore-not-found -k config/crd
 
 .PHONY: deploy
-deploy: install-yaml ## Deploy the operator (INSTALL=config/default, or config/with-webhook; IMG) to the current cluster.
+deploy: install-yaml ## Deploy the operator (INSTALL=config/default, or config/with-cert-manager; IMG) to the current cluster.
 	$(KUBECTL) apply --server-side -f target/install.yaml
 
 .PHONY: undeploy

@@ -40,19 +40,31 @@ import java.util.function.Supplier;
  */
 @Singleton
 public class AdmissionWebhook {
+    /** {@code aps.webhook.certificates}: the operator issues, rotates and injects its own (config/default). */
+    public static final String SELF_MANAGED = "self-managed";
+    /** {@code aps.webhook.certificates}: PEM files mounted by cert-manager's Secret or OLM. */
+    public static final String MOUNTED = "mounted";
     private static final Logger LOG = Logger.getLogger(AdmissionWebhook.class);
 
     private final boolean enabled;
     private final int port;
     private final Optional<String> certDir;
     private final Duration reloadPeriod;
+    private final String certificates;
     private final Planner planner = new Planner(new KubernetesCelChecker());
     private volatile WebhookServer server;
+    private volatile SelfManagedCertificates selfManaged;
 
     public AdmissionWebhook(@ConfigProperty(name = "aps.webhook.enabled", defaultValue = "true") boolean enabled,
                             @ConfigProperty(name = "aps.webhook.port", defaultValue = "9443") int port,
                             @ConfigProperty(name = "aps.webhook.cert-dir") Optional<String> certDir,
-                            @ConfigProperty(name = "aps.webhook.reload-period", defaultValue = "PT10S") Duration reloadPeriod) {
+                            @ConfigProperty(name = "aps.webhook.reload-period", defaultValue = "PT10S") Duration reloadPeriod,
+                            @ConfigProperty(name = "aps.webhook.certificates", defaultValue = MOUNTED) String certificates) {
+        if (!certificates.equals(SELF_MANAGED) && !certificates.equals(MOUNTED)) {
+            throw new IllegalArgumentException("aps.webhook.certificates is '" + certificates + "'; use " + SELF_MANAGED
+                    + " (the operator issues and rotates them in a Secret) or " + MOUNTED + " (cert-manager, OLM)");
+        }
+        this.certificates = certificates;
         this.enabled = enabled;
         this.port = port;
         this.certDir = certDir.filter(d -> !d.isBlank());
@@ -61,11 +73,39 @@ public class AdmissionWebhook {
 
     /** After {@link OperatorStartup} (priority 1): the informers the webhook reads are the operator's. */
     void onStart(@Observes @Priority(10) StartupEvent event, Vertx vertx, Instance<Operator> operator,
-                 ClusterDiscovery discovery, OperatorMetrics metrics, OperatorStartup startup) {
+                 ClusterDiscovery discovery, OperatorMetrics metrics, OperatorStartup startup,
+                 Instance<SelfManagedCertificates> selfManaged, LeaderElection leaderElection) {
         if (startup.failed()) {
             return; // the operator did not start and the process exits: no webhook, and no line about one
         }
-        start(vertx, () -> clusterView(operator.get(), discovery), metrics::webhookReviewed);
+        Supplier<ClusterView> cluster = () -> clusterView(operator.get(), discovery);
+        if (enabled && certificates.equals(SELF_MANAGED)) {
+            // Without leader election (one replica, tests) this replica is the one that writes.
+            boolean elected = operator.get().getConfigurationService().getLeaderElectionConfiguration().isPresent();
+            startSelfManaged(vertx, selfManaged.get(), elected ? leaderElection::leading : () -> true, cluster,
+                    metrics::webhookReviewed);
+            return;
+        }
+        start(vertx, cluster, metrics::webhookReviewed);
+    }
+
+    /**
+     * The self-managed mode: the server starts once the Secret first holds a serving certificate (the leader writes it
+     * within a reload period of winning the Lease) and serves every later one from the next handshake on.
+     */
+    void startSelfManaged(Vertx vertx, SelfManagedCertificates certificates, java.util.function.BooleanSupplier leader,
+                          Supplier<ClusterView> cluster, ReviewObserver observer) {
+        selfManaged = certificates;
+        LOG.infof("Validating webhook for AdmissionPolicySets: self-managed certificates in Secret %s for %s (the leader "
+                + "issues, rotates and injects them; every replica serves them); waiting for the first one",
+                certificates.secret(), certificates.dnsNames());
+        certificates.start(vertx, leader, source -> {
+            try {
+                serve(vertx, source.load(vertx), cluster, observer);
+            } catch (IllegalArgumentException e) {
+                LOG.errorf("Validating webhook for AdmissionPolicySets not started: %s", e.getMessage());
+            }
+        });
     }
 
     /**
@@ -81,8 +121,9 @@ public class AdmissionWebhook {
         List<List<Path>> locations = locations();
         Optional<List<Path>> files = ServingCertificate.locate(locations);
         if (files.isEmpty()) {
-            LOG.infof("Validating webhook for AdmissionPolicySets disabled: no serving certificate at %s (install it with "
-                    + "the cert-manager component or OLM, docs/install.md); the operator still validates every set "
+            LOG.infof("Validating webhook for AdmissionPolicySets disabled: no serving certificate at %s "
+                    + "(aps.webhook.certificates=mounted: cert-manager or OLM mount one; aps.webhook.certificates=self-managed "
+                    + "lets the operator issue its own, docs/install.md); the operator still validates every set "
                     + "before applying it", describe(locations));
             return;
         }
@@ -94,6 +135,10 @@ public class AdmissionWebhook {
                     + "(failurePolicy Ignore: sets are admitted, and still validated before anything is applied)", e.getMessage());
             return;
         }
+        serve(vertx, certificate, cluster, observer);
+    }
+
+    private void serve(Vertx vertx, ServingCertificate certificate, Supplier<ClusterView> cluster, ReviewObserver observer) {
         SetAdmission admission = new SetAdmission(planner);
         AdmissionReviewHandler handler = new AdmissionReviewHandler(admission, cluster);
         try {
@@ -155,6 +200,10 @@ public class AdmissionWebhook {
             """;
 
     void onStop(@Observes ShutdownEvent event) {
+        SelfManagedCertificates c = selfManaged;
+        if (c != null) {
+            c.stop();
+        }
         WebhookServer s = server;
         if (s != null) {
             s.close();

@@ -44,6 +44,7 @@ public class LeaderElection extends LeaderElectionConfiguration {
 
     private final KubernetesClient client;
     private volatile boolean stopping;
+    private volatile boolean leading;
 
     public LeaderElection(KubernetesClient client) {
         super(ConfigProvider.getConfig().getOptionalValue("aps.leader-election.lease-name", String.class)
@@ -67,11 +68,19 @@ public class LeaderElection extends LeaderElectionConfiguration {
     @Override
     public Optional<LeaderCallbacks> getLeaderCallbacks() {
         // JOSDK calls these before its own handling (LeaderElectionManager.leaderCallbacks).
-        return Optional.of(new LeaderCallbacks(() -> LOG.infof("Leading as %s", getIdentity().orElseThrow()),
-                this::onStopLeading, leader -> {}));
+        return Optional.of(new LeaderCallbacks(() -> {
+            leading = true;
+            LOG.infof("Leading as %s", getIdentity().orElseThrow());
+        }, this::onStopLeading, leader -> {}));
+    }
+
+    /** True while this replica holds the Lease (only meaningful when leader election is active). */
+    public boolean leading() {
+        return leading;
     }
 
     private void onStopLeading() {
+        leading = false;
         if (!stopping) {
             LOG.errorf("Lost the leader lease %s as %s; exiting so that no two replicas reconcile at once",
                     getLeaseName(), getIdentity().orElseThrow());

@@ -45,7 +45,7 @@ class ChainCommandTest {
     @Test
     void samplesListThePhasesInOrder() {
         RenderCommandTest.Run r = run("chain", "--resource", "v1/pods", "--operation", "CREATE", "--namespace", "team-a",
-                "config/samples/");
+                "config/samples/", "examples/image-checker/");
         assertEquals(ExitCodes.OK, r.exit(), r.err());
         String out = r.out();
         int mutating = out.indexOf("Mutating phase");

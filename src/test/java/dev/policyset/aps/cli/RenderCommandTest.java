@@ -78,7 +78,7 @@ class RenderCommandTest {
     void yamlSyntaxErrorNamesFileAndLineAndExits2(@TempDir Path dir) throws Exception {
         Path bad = dir.resolve("bad.yaml");
         Files.writeString(bad, "apiVersion: v1\nkind: [oops\nmetadata: {}\n");
-        Files.writeString(dir.resolve("good.yaml"), Files.readString(Path.of("config/samples/image-checker-webhook.yaml")));
+        Files.writeString(dir.resolve("good.yaml"), Files.readString(Path.of("examples/image-checker/image-checker-webhook.yaml")));
         Run run = run("render", dir.toString());
         assertEquals(ExitCodes.USAGE_OR_INPUT, run.exit());
         assertTrue(run.err().contains(bad + ":"), run.err());

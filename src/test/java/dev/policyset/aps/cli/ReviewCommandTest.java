@@ -222,7 +222,7 @@ class ReviewCommandTest {
                 spec:
                   containers: [{name: c, image: nginx}]
                 """);
-        String set = "config/samples/image-checker-webhook.yaml";
+        String set = "examples/image-checker/image-checker-webhook.yaml";
         String hook = "images.image-checker.example.com";
         RenderCommandTest.Run own = review("--config", set, "--webhook", hook, "--url", serviceHttps.base(),
                 "--ca", service.pem().toString(), "--operation", "CREATE", "-n", "image-checker", pod.toString());

@@ -28,13 +28,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * {@code aps review} against the operator's own validating webhook: the real {@link AdmissionReviewHandler} behind the
  * real {@link WebhookServer} over HTTPS (no Quarkus), configured by the shipped
- * {@code config/components/cert-manager/validating_webhook.yaml} with {@code --url} in place of the service, as a
+ * {@code config/webhook/validating_webhook.yaml} with {@code --url} in place of the service, as a
  * port-forward is used. The certificate names the service (as cert-manager's does) and localhost (for the warm-up), and
  * the runs connect to 127.0.0.1, so the name checked is the one the API server verifies, not the address connected to. What the runs print is kept in {@code target/review-own-webhook/}:
  * docs/review.md and docs/install.md show it.
  */
 class ReviewOwnWebhookTest {
-    static final String CONFIG = "config/components/cert-manager/validating_webhook.yaml";
+    static final String CONFIG = "config/webhook/validating_webhook.yaml";
     static final String HOOK = "validate.admissionpolicysets.admission.policyset.dev";
     static final String SERVICE_NAME = "admission-policy-operator-webhook.system.svc";
     static final Path CAPTURED = Path.of("target/review-own-webhook");

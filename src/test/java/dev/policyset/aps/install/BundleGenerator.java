@@ -102,18 +102,23 @@ public final class BundleGenerator {
         Path out = root.resolve("bundle");
         String version = null;
         String replaces = null;
+        String digest = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--image" -> image = args[++i];
                 case "--out" -> out = root.resolve(args[++i]);
                 case "--version" -> version = args[++i];
                 case "--replaces" -> replaces = args[++i];
+                case "--digest" -> digest = args[++i];
                 default -> throw new IllegalArgumentException(
-                        "usage: BundleGenerator [--image IMAGE] [--out DIR] [--version V --replaces PREVIOUS]");
+                        "usage: BundleGenerator [--image IMAGE] [--digest sha256:HEX] [--out DIR] [--version V --replaces PREVIOUS]");
             }
         }
         if (image == null || image.isBlank()) {
             image = ProjectFiles.defaultImage(root);
+        }
+        if (digest != null && !digest.isBlank()) {
+            image = byDigest(image, digest);
         }
         Path qosdk = qosdkBundle(root);
         Upgrade upgrade = upgrade(root, qosdk);
@@ -123,6 +128,26 @@ public final class BundleGenerator {
         Map<String, String> files = generate(root, qosdk, image, upgrade);
         write(files, out);
         System.out.println("wrote " + files.size() + " files to " + root.relativize(out) + "/ (image " + image + ")");
+    }
+
+    /**
+     * {@code image} pinned to {@code digest} ({@code registry/name@sha256:...}, the tag dropped): what a release that
+     * has pushed its image knows, so that the CSV, its {@code relatedImages} (which disconnected mirroring copies) and
+     * the Deployment name exactly the bytes that were tested. OLM and {@code operator-sdk bundle validate} accept both
+     * forms; a digest is what {@code disconnected: true} promises a mirror can resolve without the registry.
+     */
+    static String byDigest(String image, String digest) {
+        if (!digest.matches("sha256:[0-9a-f]{64}")) {
+            throw new IllegalArgumentException("--digest " + digest + " is not sha256:<64 lower-case hex digits> (what "
+                    + "`docker buildx imagetools inspect " + image + " --format '{{.Manifest.Digest}}'` prints)");
+        }
+        String name = image.contains("@") ? image.substring(0, image.indexOf('@')) : image;
+        int slash = name.lastIndexOf('/');
+        int colon = name.lastIndexOf(':');
+        if (colon > slash) {
+            name = name.substring(0, colon); // the tag; a colon before the last slash is a registry port
+        }
+        return name + "@" + digest;
     }
 
     /** Where QOSDK writes the bundle during {@code mvn package}. */
@@ -219,6 +244,10 @@ public final class BundleGenerator {
         for (JsonNode container : deploymentSpec.path("template").path("spec").path("containers")) {
             if ("controller".equals(container.path("image").asText())) {
                 ((ObjectNode) container).put("image", image);
+                // OLM issues, mounts and rotates the webhook's certificate itself (webhookdefinitions): the
+                // operator's self-managed certificates are off, as cert-manager's component turns them off.
+                ArrayNode env = container.has("env") ? (ArrayNode) container.get("env") : ((ObjectNode) container).putArray("env");
+                env.insertObject(0).put("name", "APS_WEBHOOK_CERTIFICATES").put("value", "mounted");
             }
         }
         ObjectNode entry = spec.putArray("deployments").addObject();
@@ -230,14 +259,14 @@ public final class BundleGenerator {
 
     /**
      * The operator's validating webhook as OLM {@code webhookdefinitions}, from the same
-     * ValidatingWebhookConfiguration the cert-manager component installs: OLM creates the Service
+     * ValidatingWebhookConfiguration config/webhook installs: OLM creates the Service
      * ({@code <deployment>-service}), issues and rotates the serving certificate (mounted at
      * {@code /apiserver.local.config/certificates}, one of the places the operator looks), creates the
      * configuration with the CA and a namespaceSelector of its own (operator-framework/api {@code WebhookDescription}).
      * The Service port is the container port, as OLM's {@code getServicePort} uses it for both.
      */
     static ArrayNode webhookDefinitions(Path root) {
-        Path component = root.resolve("config/components/cert-manager");
+        Path component = root.resolve("config/webhook");
         JsonNode configuration = ProjectFiles.find(component, "ValidatingWebhookConfiguration");
         ObjectNode deployment = ProjectFiles.find(root.resolve("config/manager"), "Deployment");
         String targetPort = ProjectFiles.find(component, "Service").path("spec").path("ports").get(0).path("targetPort").asText();

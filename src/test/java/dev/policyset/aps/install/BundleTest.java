@@ -254,18 +254,22 @@ class BundleTest {
         assertEquals(ProjectFiles.defaultImage(root), image, "the bundle uses config/manager's image");
         assertTrue(image.matches(".+:[0-9A-Za-z._-]+$|.+@sha256:[0-9a-f]{64}$"), "image has a tag or digest: " + image);
         JsonNode expected = manager.path("spec").deepCopy();
-        ((com.fasterxml.jackson.databind.node.ObjectNode) expected.path("template").path("spec").path("containers").get(0))
-                .put("image", image);
+        com.fasterxml.jackson.databind.node.ObjectNode container =
+                (com.fasterxml.jackson.databind.node.ObjectNode) expected.path("template").path("spec").path("containers").get(0);
+        container.put("image", image);
+        // OLM brings the webhook's certificate, so the operator's self-managed ones are off.
+        ((com.fasterxml.jackson.databind.node.ArrayNode) container.path("env")).insertObject(0)
+                .put("name", "APS_WEBHOOK_CERTIFICATES").put("value", "mounted");
         assertEquals(expected, deployments.get(0).path("spec"), "the CSV Deployment is config/manager's: run `make bundle`");
     }
 
     /**
      * OLM installs the operator's validating webhook from {@code webhookdefinitions} (and issues and rotates its
-     * certificate): the same webhook as config/components/cert-manager's configuration, served by the CSV's
+     * certificate): the same webhook as config/webhook's configuration, served by the CSV's
      * Deployment on a port it declares.
      */
     @Test
-    void webhookDefinitionIsTheCertManagerComponentsWebhook() {
+    void webhookDefinitionIsConfigWebhooksWebhook() {
         JsonNode definitions = csv.path("spec").path("webhookdefinitions");
         assertEquals(1, definitions.size(), "one webhook");
         JsonNode d = definitions.get(0);

@@ -80,6 +80,11 @@ class InstallManifestsTest {
                 && NAMESPACE.equals(o.path("metadata").path("name").asText())).findFirst().orElseThrow();
     }
 
+    static JsonNode named(String kind, String name) {
+        return ofKind(kind).stream().filter(o -> name.equals(o.path("metadata").path("name").asText())).findFirst()
+                .orElseThrow(() -> new AssertionError("config/default renders no " + kind + "/" + name));
+    }
+
     static JsonNode one(String kind) {
         List<JsonNode> all = ofKind(kind);
         assertEquals(1, all.size(), "config/default should render exactly one " + kind);
@@ -114,17 +119,25 @@ class InstallManifestsTest {
                 "ClusterRole/admission-policy-operator-aps-admin",
                 "ClusterRole/admission-policy-operator-aps-edit",
                 "ClusterRole/admission-policy-operator-aps-view",
+                "ClusterRole/admission-policy-operator-webhook-ca",
                 "ClusterRoleBinding/admission-policy-operator",
+                "ClusterRoleBinding/admission-policy-operator-webhook-ca",
                 "CustomResourceDefinition/admissionpolicysets.admission.policyset.dev",
                 "Deployment/admission-policy-operator",
                 "Namespace/admission-policy-operator",
                 "Role/admission-policy-operator-leader-election",
+                "Role/admission-policy-operator-webhook-certificates",
                 "RoleBinding/admission-policy-operator-leader-election",
+                "RoleBinding/admission-policy-operator-webhook-certificates",
+                "Secret/admission-policy-operator-webhook-tls",
                 "Service/admission-policy-operator-metrics",
-                "ServiceAccount/admission-policy-operator"), kinds);
+                "Service/admission-policy-operator-webhook",
+                "ServiceAccount/admission-policy-operator",
+                "ValidatingWebhookConfiguration/admission-policy-operator"), kinds);
         for (JsonNode o : install) {
             String kind = o.path("kind").asText();
-            boolean clusterScoped = Set.of("Namespace", "CustomResourceDefinition", "ClusterRole", "ClusterRoleBinding").contains(kind);
+            boolean clusterScoped = Set.of("Namespace", "CustomResourceDefinition", "ClusterRole", "ClusterRoleBinding",
+                    "ValidatingWebhookConfiguration").contains(kind);
             assertEquals(clusterScoped ? "" : NAMESPACE, o.path("metadata").path("namespace").asText(),
                     kind + " namespace");
         }
@@ -155,8 +168,8 @@ class InstallManifestsTest {
     void aggregatedRolesGivePeopleViewEditAndAdminOnSets() {
         Map<String, Set<String>> byAggregation = new TreeMap<>();
         for (JsonNode role : ofKind("ClusterRole")) {
-            if (role == operatorRole()) {
-                continue;
+            if (role == operatorRole() || role == named("ClusterRole", "admission-policy-operator-webhook-ca")) {
+                continue; // the operator's own (the second: webhook certificates, WebhookConfigurationTest)
             }
             List<String> labels = new ArrayList<>();
             role.path("metadata").path("labels").fields().forEachRemaining(e -> {
@@ -187,18 +200,19 @@ class InstallManifestsTest {
     @Test
     void leaderElectionIsANamespacedLeaseGrant() {
         assertEquals(Set.of("coordination.k8s.io/leases:get", "coordination.k8s.io/leases:create",
-                "coordination.k8s.io/leases:update", "coordination.k8s.io/leases:patch"), grants(one("Role").path("rules")));
+                "coordination.k8s.io/leases:update", "coordination.k8s.io/leases:patch"), grants(named("Role", "admission-policy-operator-leader-election").path("rules")));
     }
 
     @Test
     void bindingsGrantTheRolesToTheOperatorServiceAccountOnly() {
         String sa = one("ServiceAccount").path("metadata").path("name").asText();
-        for (String kind : List.of("ClusterRoleBinding", "RoleBinding")) {
-            JsonNode binding = one(kind);
+        for (JsonNode binding : install.stream().filter(o -> o.path("kind").asText().endsWith("RoleBinding")).toList()) {
+            String kind = binding.path("kind").asText();
             String roleKind = kind.equals("RoleBinding") ? "Role" : "ClusterRole";
             assertEquals(roleKind, binding.path("roleRef").path("kind").asText());
-            JsonNode role = roleKind.equals("Role") ? one("Role") : operatorRole();
-            assertEquals(role.path("metadata").path("name").asText(), binding.path("roleRef").path("name").asText());
+            // Each binding grants the role of its own name (webhook certificates, leader election, the operator's).
+            named(roleKind, binding.path("roleRef").path("name").asText());
+            assertEquals(binding.path("metadata").path("name").asText(), binding.path("roleRef").path("name").asText());
             assertEquals(1, binding.path("subjects").size(), kind + " subjects");
             JsonNode subject = binding.path("subjects").get(0);
             assertEquals("ServiceAccount", subject.path("kind").asText());
@@ -271,7 +285,7 @@ class InstallManifestsTest {
         JsonNode annotations = one("Deployment").path("spec").path("template").path("metadata").path("annotations");
         assertEquals("/q/metrics", annotations.path("prometheus.io/path").asText());
         assertEquals("8080", annotations.path("prometheus.io/port").asText());
-        JsonNode service = one("Service");
+        JsonNode service = named("Service", "admission-policy-operator-metrics");
         assertEquals("http", service.path("spec").path("ports").get(0).path("targetPort").asText());
         assertEquals(one("Deployment").path("spec").path("selector").path("matchLabels"), service.path("spec").path("selector"));
     }

@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
@@ -28,11 +29,11 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * The operator's own ValidatingWebhookConfiguration and its cert-manager component: our own safety rules have
  * nothing to say about it (`aps validate` as a user would run it), it is narrow and fails open, and
- * {@code config/with-webhook} wires Service, port, path, certificate and mount to what the operator serves.
+ * {@code config/with-cert-manager} wires Service, port, path, certificate and mount to what the operator serves.
  * The rendering checks need kubectl (skipped without it, failed with {@code -Daps.kubectl.required=true}).
  */
 class WebhookConfigurationTest {
-    static final Path SOURCE = Path.of("config/components/cert-manager/validating_webhook.yaml");
+    static final Path SOURCE = Path.of("config/webhook/validating_webhook.yaml");
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @Test
@@ -45,9 +46,14 @@ class WebhookConfigurationTest {
     }
 
     @Test
-    void theRenderedInstallPassesOurOwnRulesToo(@TempDir Path dir) throws Exception {
-        List<JsonNode> install = render("config/with-webhook");
-        Path file = dir.resolve("install.yaml");
+    void theRenderedInstallsPassOurOwnRulesToo(@TempDir Path dir) throws Exception {
+        for (String variant : List.of("config/default", "config/with-cert-manager")) {
+            renderedInstallPassesOurOwnRules(variant, dir.resolve(variant.replace('/', '-') + ".yaml"));
+        }
+    }
+
+    private static void renderedInstallPassesOurOwnRules(String variant, Path file) throws Exception {
+        List<JsonNode> install = render(variant);
         StringBuilder all = new StringBuilder();
         for (JsonNode o : install) {
             all.append("---\n").append(ProjectFiles.writeYaml(o));
@@ -78,16 +84,28 @@ class WebhookConfigurationTest {
         assertFalse(w.has("objectSelector") || w.has("namespaceSelector"), "no label-based way around it");
     }
 
+    /**
+     * config/default installs the webhook with self-managed certificates; config/with-cert-manager swaps the Secret
+     * and its by-name grants for cert-manager's Issuer and Certificate and turns the self-managed mode off;
+     * config/with-webhook (the old path) is config/with-cert-manager.
+     */
     @Test
-    void bothVariantsBuildAndTheWebhookVariantAddsOnlyTheWebhook() {
+    void bothVariantsBuildAndDifferOnlyInWhereTheCertificateComesFrom() {
         List<JsonNode> plain = render("config/default");
-        List<JsonNode> withWebhook = render("config/with-webhook");
-        assertTrue(plain.stream().noneMatch(o -> o.path("kind").asText().equals("ValidatingWebhookConfiguration")),
-                "config/default installs no webhook (no cert-manager needed)");
+        List<JsonNode> withWebhook = render("config/with-cert-manager");
+        assertEquals(1, plain.stream().filter(o -> o.path("kind").asText().equals("ValidatingWebhookConfiguration")).count(),
+                "config/default installs the webhook (no cert-manager needed)");
         Set<String> added = new TreeSet<>(ids(withWebhook));
         added.removeAll(ids(plain));
-        assertEquals(Set.of("Certificate/admission-policy-operator-webhook", "Issuer/admission-policy-operator-selfsigned",
-                "Service/admission-policy-operator-webhook", "ValidatingWebhookConfiguration/admission-policy-operator"), added);
+        assertEquals(Set.of("Certificate/admission-policy-operator-webhook", "Issuer/admission-policy-operator-selfsigned"), added);
+        Set<String> removed = new TreeSet<>(ids(plain));
+        removed.removeAll(ids(withWebhook));
+        assertEquals(Set.of("Secret/admission-policy-operator-webhook-tls",
+                "Role/admission-policy-operator-webhook-certificates", "RoleBinding/admission-policy-operator-webhook-certificates",
+                "ClusterRole/admission-policy-operator-webhook-ca", "ClusterRoleBinding/admission-policy-operator-webhook-ca"), removed);
+        assertEquals(Map.of(), certificatesEnv(plain), "config/default: the operator's default, self-managed");
+        assertEquals(Map.of("APS_WEBHOOK_CERTIFICATES", "mounted"), certificatesEnv(withWebhook));
+        assertEquals(withWebhook, render("config/with-webhook"), "the old path renders the same install");
         for (JsonNode o : withWebhook) {
             String kind = o.path("kind").asText();
             if (!Set.of("ValidatingWebhookConfiguration", "Namespace", "CustomResourceDefinition", "ClusterRole",
@@ -99,7 +117,7 @@ class WebhookConfigurationTest {
 
     @Test
     void serviceCertificateAndMountMeetWhatTheOperatorServes() throws Exception {
-        List<JsonNode> install = render("config/with-webhook");
+        List<JsonNode> install = render("config/with-cert-manager");
         String ns = InstallManifestsTest.NAMESPACE;
         JsonNode webhook = one(install, "ValidatingWebhookConfiguration").path("webhooks").get(0);
         JsonNode service = one(install, "Service", "admission-policy-operator-webhook");
@@ -154,7 +172,69 @@ class WebhookConfigurationTest {
                 "mounted where the operator looks first");
     }
 
-    private static List<JsonNode> render(String dir) {
+    /**
+     * The self-managed pieces of config/default name what the operator's defaults name: the Secret it fills, the
+     * configuration it injects into, the Service its certificate is for; the grants are by those names only.
+     */
+    @Test
+    void selfManagedCertificatesAgreeWithTheOperatorsDefaults() throws Exception {
+        List<JsonNode> install = render("config/default");
+        Properties p = new Properties();
+        try (var in = Files.newInputStream(ProjectFiles.root().resolve("src/main/resources/application.properties"))) {
+            p.load(in);
+        }
+        assertEquals("self-managed", p.getProperty("aps.webhook.certificates"));
+        String secret = p.getProperty("aps.webhook.self-managed.secret");
+        String configuration = p.getProperty("aps.webhook.self-managed.configuration");
+        JsonNode s = one(install, "Secret", secret);
+        assertEquals(InstallManifestsTest.NAMESPACE, s.path("metadata").path("namespace").asText());
+        assertFalse(s.has("data") || s.has("stringData"), "installed empty: applying it again keeps the certificates");
+        one(install, "ValidatingWebhookConfiguration", configuration);
+        one(install, "Service", p.getProperty("aps.webhook.self-managed.service"));
+        JsonNode role = one(install, "Role", "admission-policy-operator-webhook-certificates");
+        assertEquals(Set.of("/secrets:get@" + secret, "/secrets:update@" + secret), grantsByName(role));
+        JsonNode clusterRole = one(install, "ClusterRole", "admission-policy-operator-webhook-ca");
+        assertEquals(Set.of("admissionregistration.k8s.io/validatingwebhookconfigurations:get@" + configuration,
+                "admissionregistration.k8s.io/validatingwebhookconfigurations:patch@" + configuration), grantsByName(clusterRole));
+        for (String binding : List.of("RoleBinding", "ClusterRoleBinding")) {
+            JsonNode b = one(install, binding, binding.equals("RoleBinding") ? "admission-policy-operator-webhook-certificates"
+                    : "admission-policy-operator-webhook-ca");
+            assertEquals("[{\"kind\":\"ServiceAccount\",\"name\":\"admission-policy-operator\",\"namespace\":\""
+                    + InstallManifestsTest.NAMESPACE + "\"}]", b.path("subjects").toString(), binding);
+        }
+    }
+
+    /** Each rule's grants as group/resource:verb@name: a rule without resourceNames would show no @. */
+    private static Set<String> grantsByName(JsonNode role) {
+        Set<String> out = new TreeSet<>();
+        for (JsonNode rule : role.path("rules")) {
+            for (JsonNode g : rule.path("apiGroups")) {
+                for (JsonNode r : rule.path("resources")) {
+                    for (JsonNode v : rule.path("verbs")) {
+                        if (rule.path("resourceNames").isEmpty()) {
+                            out.add(g.asText() + "/" + r.asText() + ":" + v.asText());
+                        }
+                        for (JsonNode n : rule.path("resourceNames")) {
+                            out.add(g.asText() + "/" + r.asText() + ":" + v.asText() + "@" + n.asText());
+                        }
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    private static Map<String, String> certificatesEnv(List<JsonNode> install) {
+        Map<String, String> out = new java.util.HashMap<>();
+        for (JsonNode e : one(install, "Deployment").at("/spec/template/spec/containers/0/env")) {
+            if (e.path("name").asText().equals("APS_WEBHOOK_CERTIFICATES")) {
+                out.put(e.path("name").asText(), e.path("value").asText());
+            }
+        }
+        return out;
+    }
+
+    static List<JsonNode> render(String dir) {
         var kubectl = ProjectFiles.kubectl();
         if (kubectl.isEmpty() && Boolean.getBoolean("aps.kubectl.required")) {
             throw new IllegalStateException("kubectl is not on the PATH and aps.kubectl.required is set (CI)");
@@ -180,19 +260,25 @@ class WebhookConfigurationTest {
                 && name.equals(o.path("metadata").path("name").asText())).findFirst().orElseThrow();
     }
 
-    /** {@code aps validate --output json FILE}, as a user would run it. */
-    private static JsonNode validate(Path file) throws Exception {
+    /** {@code aps validate --output json FILE}, as a user would run it; fails on any exit but 0. */
+    static JsonNode validate(Path file) throws Exception {
+        Aps run = aps("validate", "--output", "json", file.toString());
+        ObjectNode report = (ObjectNode) JSON.readTree(run.out());
+        assertEquals(0, run.exit(), report.toPrettyString());
+        return report;
+    }
+
+    /** One CLI run: its exit code and what it printed. */
+    record Aps(int exit, String out) {}
+
+    static Aps aps(String... args) {
         PrintStream old = System.out;
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        int exit;
         try {
             System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            exit = ApsCommand.execute("validate", "--output", "json", file.toString());
+            return new Aps(ApsCommand.execute(args), out.toString(StandardCharsets.UTF_8));
         } finally {
             System.setOut(old);
         }
-        ObjectNode report = (ObjectNode) JSON.readTree(out.toString(StandardCharsets.UTF_8));
-        assertEquals(0, exit, report.toPrettyString());
-        return report;
     }
 }

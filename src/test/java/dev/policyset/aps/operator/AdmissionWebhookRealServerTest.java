@@ -155,7 +155,7 @@ class AdmissionWebhookRealServerTest {
     /** The shipped configuration, pointed at {@code https://127.0.0.1:port} with the test CA. */
     private void register(int port) throws Exception {
         GenericKubernetesResource vwc = Serialization.unmarshal(Files.readString(
-                Path.of("config/components/cert-manager/validating_webhook.yaml")), GenericKubernetesResource.class);
+                Path.of("config/webhook/validating_webhook.yaml")), GenericKubernetesResource.class);
         vwc.getMetadata().setName(CONFIGURATION);
         vwc.getMetadata().setAnnotations(null);
         @SuppressWarnings("unchecked")
@@ -171,14 +171,16 @@ class AdmissionWebhookRealServerTest {
                 .until(() -> post(unsafeSet(), dryRun), r -> r.statusCode() == code);
     }
 
-    private HttpResponse<String> post(String json, boolean dryRun) throws Exception {
+    /** POSTs a set to the API server as its admin, {@code ?dryRun=All} when asked. */
+    static HttpResponse<String> post(String json, boolean dryRun) throws Exception {
+        KubeControlPlane plane = KubeControlPlane.shared();
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).sslContext(plane.sslContext(true)).build();
         return http.send(HttpRequest.newBuilder(URI.create(plane.url() + "/apis/admission.policyset.dev/v1alpha1/admissionpolicysets"
                         + (dryRun ? "?dryRun=All" : ""))).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(json)).timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
-    private static String unsafeSet() throws Exception {
+    static String unsafeSet() throws Exception {
         return JSON.writeValueAsString(new com.fasterxml.jackson.dataformat.yaml.YAMLMapper()
                 .readTree(Files.readString(Path.of("config/samples/unsafe-fail-closed-webhook.yaml"))));
     }

@@ -54,7 +54,7 @@ class AdmissionWebhookTest {
 
     @Test
     void withoutACertificateTheWebhookIsDisabled() {
-        webhook = new AdmissionWebhook(true, 0, Optional.of(dir.toString()), Duration.ofSeconds(10));
+        webhook = new AdmissionWebhook(true, 0, Optional.of(dir.toString()), Duration.ofSeconds(10), AdmissionWebhook.MOUNTED);
         webhook.start(vertx, NOT_RUNNING, ReviewObserver.NONE);
         assertEquals(Optional.empty(), webhook.port());
         assertEquals(dir.resolve("tls.crt"), webhook.locations().get(0).get(0));
@@ -63,14 +63,14 @@ class AdmissionWebhookTest {
     @Test
     void switchedOffItDoesNotStartEvenWithACertificate() throws Exception {
         writeCertificate();
-        webhook = new AdmissionWebhook(false, 0, Optional.of(dir.toString()), Duration.ofSeconds(10));
+        webhook = new AdmissionWebhook(false, 0, Optional.of(dir.toString()), Duration.ofSeconds(10), AdmissionWebhook.MOUNTED);
         webhook.start(vertx, NOT_RUNNING, ReviewObserver.NONE);
         assertEquals(Optional.empty(), webhook.port());
     }
 
     @Test
     void theDefaultPlacesAreCertManagersThenOlms() {
-        webhook = new AdmissionWebhook(true, 0, Optional.empty(), Duration.ofSeconds(10));
+        webhook = new AdmissionWebhook(true, 0, Optional.empty(), Duration.ofSeconds(10), AdmissionWebhook.MOUNTED);
         assertEquals("[[/tmp/k8s-webhook-server/serving-certs/tls.crt, /tmp/k8s-webhook-server/serving-certs/tls.key], "
                 + "[/apiserver.local.config/certificates/apiserver.crt, /apiserver.local.config/certificates/apiserver.key]]",
                 webhook.locations().toString());
@@ -79,7 +79,7 @@ class AdmissionWebhookTest {
     @Test
     void withACertificateItServesAndAdmitsWhatItCannotYetJudge() throws Exception {
         writeCertificate();
-        webhook = new AdmissionWebhook(true, 0, Optional.of(dir.toString()), Duration.ofSeconds(10));
+        webhook = new AdmissionWebhook(true, 0, Optional.of(dir.toString()), Duration.ofSeconds(10), AdmissionWebhook.MOUNTED);
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         webhook.start(vertx, NOT_RUNNING, new OperatorMetrics(registry)::webhookReviewed);
         int port = webhook.port().orElseThrow();

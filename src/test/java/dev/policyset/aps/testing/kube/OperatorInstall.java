@@ -14,8 +14,11 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * What {@code kubectl apply -k config/default} installs, minus the Deployment (no kubelet runs it here): the
- * namespace, the CRD, the ServiceAccount and the least-privilege RBAC. The operator under test then connects as
+ * What {@code kubectl apply -k config/default} installs, minus the Deployment (no kubelet runs it here) and the
+ * webhook's Service and ValidatingWebhookConfiguration (no pod would answer: the API server would wait for each call
+ * to a set up to its timeout; a test that wants the webhook registers it pointing at its own process, see
+ * {@link #webhookConfiguration}): the namespace, the CRD, the ServiceAccount, the least-privilege RBAC and the empty
+ * Secret of the self-managed webhook certificates. The operator under test then connects as
  * that ServiceAccount (a client certificate with its user name and groups), so the real RBAC authorizer judges
  * every request it makes.
  */
@@ -33,11 +36,10 @@ public final class OperatorInstall {
         if (!INSTALLED.add(plane.url())) {
             return;
         }
-        String yaml = kustomize(plane, Path.of("config/default"));
         KubernetesClient admin = plane.admin();
-        List<HasMetadata> objects = admin.load(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8))).items();
-        for (HasMetadata o : objects) {
-            if (o.getKind().equals("Deployment")) {
+        for (HasMetadata o : objects(plane)) {
+            if (java.util.Set.of("Deployment", "ValidatingWebhookConfiguration").contains(o.getKind())
+                    || (o.getKind().equals("Service") && o.getMetadata().getName().equals(WEBHOOK_SERVICE))) {
                 continue;
             }
             admin.resource(o).fieldManager("aps-test-install").forceConflicts().serverSideApply();
@@ -53,6 +55,20 @@ public final class OperatorInstall {
             sleep(200);
         }
         throw new IllegalStateException("the AdmissionPolicySet CRD was not established within 60 s");
+    }
+
+    public static final String WEBHOOK_SERVICE = "admission-policy-operator-webhook";
+
+    /** config/default's objects as kubectl renders them. */
+    public static List<HasMetadata> objects(KubeControlPlane plane) {
+        String yaml = kustomize(plane, Path.of("config/default"));
+        return plane.admin().load(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8))).items();
+    }
+
+    /** config/default's ValidatingWebhookConfiguration, as rendered (not installed by {@link #ensure}). */
+    public static HasMetadata webhookConfiguration(KubeControlPlane plane) {
+        return objects(plane).stream().filter(o -> o.getKind().equals("ValidatingWebhookConfiguration")).findFirst()
+                .orElseThrow(() -> new IllegalStateException("config/default renders no ValidatingWebhookConfiguration"));
     }
 
     /** {@code kubectl kustomize DIR} with the kubectl built beside the server. */
