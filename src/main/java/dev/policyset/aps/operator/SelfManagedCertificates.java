@@ -122,14 +122,15 @@ public class SelfManagedCertificates {
             }
             vertx.executeBlocking(() -> {
                 lookOnce(leader.getAsBoolean(), source);
+                // On this worker thread, not in onComplete: starting the server waits for the event loop.
+                if (source.present() && announced.compareAndSet(false, true)) {
+                    ready.accept(source);
+                }
                 return null;
             }, false).onComplete(done -> {
                 working.set(false);
                 if (done.failed()) {
                     problem("could not maintain the webhook certificate in Secret " + secret() + ": " + done.cause());
-                }
-                if (source.present() && announced.compareAndSet(false, true)) {
-                    ready.accept(source);
                 }
             });
         };
