@@ -36,7 +36,9 @@ import java.util.function.Supplier;
  *
  * <p>Configuration: {@code aps.webhook.enabled} (default true), {@code aps.webhook.port} (9443),
  * {@code aps.webhook.cert-dir} (a directory holding {@code tls.crt} and {@code tls.key}; replaces the default
- * places), {@code aps.webhook.reload-period} (PT10S: how often the files are compared for a rotation).
+ * places), {@code aps.webhook.reload-period} (PT10S: how often the files are compared for a rotation),
+ * {@code aps.webhook.certificates}: {@value #MOUNTED} (those files) or {@value #SELF_MANAGED} (the operator's own,
+ * {@link SelfManagedCertificates}; the server then starts once the Secret holds a certificate).
  */
 @Singleton
 public class AdmissionWebhook {
@@ -60,10 +62,6 @@ public class AdmissionWebhook {
                             @ConfigProperty(name = "aps.webhook.cert-dir") Optional<String> certDir,
                             @ConfigProperty(name = "aps.webhook.reload-period", defaultValue = "PT10S") Duration reloadPeriod,
                             @ConfigProperty(name = "aps.webhook.certificates", defaultValue = MOUNTED) String certificates) {
-        if (!certificates.equals(SELF_MANAGED) && !certificates.equals(MOUNTED)) {
-            throw new IllegalArgumentException("aps.webhook.certificates is '" + certificates + "'; use " + SELF_MANAGED
-                    + " (the operator issues and rotates them in a Secret) or " + MOUNTED + " (cert-manager, OLM)");
-        }
         this.certificates = certificates;
         this.enabled = enabled;
         this.port = port;
@@ -79,10 +77,29 @@ public class AdmissionWebhook {
             return; // the operator did not start and the process exits: no webhook, and no line about one
         }
         Supplier<ClusterView> cluster = () -> clusterView(operator.get(), discovery);
+        if (enabled && !certificates.equals(SELF_MANAGED) && !certificates.equals(MOUNTED)) {
+            LOG.errorf("Validating webhook for AdmissionPolicySets not started: aps.webhook.certificates is '%s'; set it to "
+                    + "%s (the operator issues and rotates them in a Secret) or %s (cert-manager, OLM). The operator runs "
+                    + "without it", certificates, SELF_MANAGED, MOUNTED);
+            return;
+        }
         if (enabled && certificates.equals(SELF_MANAGED)) {
+            SelfManagedCertificates managed;
+            try {
+                managed = selfManaged.get();
+            } catch (RuntimeException e) {
+                // Settings that cannot work (CertificateRotation.Settings says which): one line, no stack trace.
+                Throwable cause = e;
+                while (cause.getCause() != null && !(cause instanceof IllegalArgumentException)) {
+                    cause = cause.getCause();
+                }
+                LOG.errorf("Validating webhook for AdmissionPolicySets not started: %s. The operator runs without it",
+                        cause.getMessage());
+                return;
+            }
             // Without leader election (one replica, tests) this replica is the one that writes.
             boolean elected = operator.get().getConfigurationService().getLeaderElectionConfiguration().isPresent();
-            startSelfManaged(vertx, selfManaged.get(), elected ? leaderElection::leading : () -> true, cluster,
+            startSelfManaged(vertx, managed, elected ? leaderElection::leading : () -> true, cluster,
                     metrics::webhookReviewed);
             return;
         }

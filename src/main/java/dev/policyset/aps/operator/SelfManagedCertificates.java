@@ -9,6 +9,9 @@ import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhoo
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfiguration;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.vertx.core.Vertx;
 import jakarta.inject.Singleton;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -215,12 +218,15 @@ public class SelfManagedCertificates {
             if (vwc.getWebhooks().stream().allMatch(w -> encoded.equals(w.getClientConfig().getCaBundle()))) {
                 return true;
             }
-            resource.edit(v -> {
-                for (ValidatingWebhook w : v.getWebhooks()) {
-                    w.getClientConfig().setCaBundle(encoded);
-                }
-                return v;
-            });
+            // A JSON patch of just the caBundles, each guarded by a test of its webhook's name: if the list changed
+            // since the read, the patch fails (422) and the next look reads again, instead of writing a wrong entry.
+            List<Map<String, String>> ops = new ArrayList<>();
+            List<ValidatingWebhook> hooks = vwc.getWebhooks();
+            for (int i = 0; i < hooks.size(); i++) {
+                ops.add(Map.of("op", "test", "path", "/webhooks/" + i + "/name", "value", hooks.get(i).getName()));
+                ops.add(Map.of("op", "add", "path", "/webhooks/" + i + "/clientConfig/caBundle", "value", encoded));
+            }
+            resource.patch(PatchContext.of(PatchType.JSON), Serialization.asJson(ops));
             LOG.infof("Injected the CA bundle of Secret %s into ValidatingWebhookConfiguration %s", secret(), configurationName);
             return true;
         } catch (KubernetesClientException e) {

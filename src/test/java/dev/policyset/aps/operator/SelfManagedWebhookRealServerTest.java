@@ -134,9 +134,12 @@ class SelfManagedWebhookRealServerTest {
         boolean bundleOfTwo = false;
         boolean leafOfANewCa = false;
         boolean oldCaDropped = false;
-        Instant end = Instant.now().plus(Duration.ofSeconds(130));
+        Instant start = Instant.now();
+        Instant end = start.plus(Duration.ofSeconds(130));
+        int writes = 0;
         while (Instant.now().isBefore(end) && !(leafOfANewCa && oldCaDropped)) {
             HttpResponse<String> r = AdmissionWebhookRealServerTest.post(AdmissionWebhookRealServerTest.unsafeSet(), true);
+            writes++;
             if (r.statusCode() != 403 || !r.body().contains("denied the request")) {
                 notRefused.add(Instant.now() + ": " + r.statusCode() + " " + r.body());
             }
@@ -150,6 +153,9 @@ class SelfManagedWebhookRealServerTest {
             oldCaDropped |= bundleOfTwo && bundle.size() == 1 && !bundle.get(0).equals(firstCa);
             Thread.sleep(1000);
         }
+        System.out.printf("self-managed rotation: %d bad sets written in %d s, %d refused by the webhook; %d serving "
+                + "certificates, %d CAs seen%n", writes, Duration.between(start, Instant.now()).toSeconds(),
+                writes - notRefused.size(), leaves.size(), cas.size());
         assertEquals(List.of(), notRefused, "every bad set written during the rotations is refused by the webhook");
         assertTrue(leaves.size() >= 3, "the serving certificate renewed: " + leaves);
         assertTrue(bundleOfTwo, "the new CA joined the bundle beside the old one");
