@@ -10,6 +10,7 @@ import dev.policyset.aps.core.plan.Plan;
 import dev.policyset.aps.core.plan.PlanInput;
 import dev.policyset.aps.core.plan.Planner;
 import dev.policyset.aps.core.plan.Release;
+import dev.policyset.aps.core.status.Conditions;
 import dev.policyset.aps.core.status.Outcome;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -215,6 +216,8 @@ public class AdmissionPolicySetReconciler implements Reconciler<AdmissionPolicyS
         metrics.observe(set.getMetadata().getName(), plan.findings(), plan.objects().size());
         AdmissionPolicySetStatus next = plan.status(Instant.now(clock), maxFindings);
         metrics.impact(set.getMetadata().getName(), next.getImpact());
+        metrics.ready(set.getMetadata().getName(), next.getConditions().stream()
+                .anyMatch(c -> Conditions.READY.equals(c.getType()) && "True".equals(c.getStatus())));
         if (writeStatus(set, next)) {
             plan.warning().ifPresent(w -> events.record(set, w));
         }
