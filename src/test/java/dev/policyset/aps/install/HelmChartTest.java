@@ -82,7 +82,20 @@ class HelmChartTest {
 
     @Test
     void metricsTogglesInstallTheComponentsOfConfigPrometheusAndGrafana() throws IOException {
-        Path overlay = root.resolve("target/helm-chart-test/metrics");
+        assertSameObjects(kustomize(overlay("metrics", "../../../config/prometheus", "../../../config/grafana")),
+                template("metrics.serviceMonitor.enabled=true", "metrics.prometheusRule.enabled=true",
+                        "metrics.dashboard.enabled=true"));
+    }
+
+    @Test
+    void reportsToggleInstallsTheComponentPolicyReports() throws IOException {
+        assertSameObjects(kustomize(overlay("reports", "../../../config/components/policy-reports")),
+                template("reports.enabled=true"));
+    }
+
+    /** config/default with components, in the namespace and with the labels config/default gives its own objects. */
+    private static Path overlay(String name, String... components) throws IOException {
+        Path overlay = root.resolve("target/helm-chart-test/" + name);
         Files.createDirectories(overlay);
         Files.writeString(overlay.resolve("kustomization.yaml"), """
                 apiVersion: kustomize.config.k8s.io/v1beta1
@@ -91,10 +104,9 @@ class HelmChartTest {
                 labels:
                   - pairs: {app.kubernetes.io/part-of: admission-policy-operator}
                 resources: [../../../config/default]
-                components: [../../../config/prometheus, ../../../config/grafana]
-                """);
-        assertSameObjects(kustomize(overlay), template("metrics.serviceMonitor.enabled=true",
-                "metrics.prometheusRule.enabled=true", "metrics.dashboard.enabled=true"));
+                components: [%s]
+                """.formatted(String.join(", ", components)));
+        return overlay;
     }
 
     @Test
@@ -115,7 +127,7 @@ class HelmChartTest {
                 "impact.kinds={v1/Pod,networking.k8s.io/v1/Ingress}",
                 "impact.extraRules[0].apiGroups={networking.k8s.io}", "impact.extraRules[0].resources={ingresses}",
                 "impact.extraRules[0].verbs={list,watch}", "extraEnv[0].name=APS_STATUS_MAX_FINDINGS",
-                "extraEnv[0].value=20");
+                "extraEnv[0].value=20", "reports.enabled=true", "reports.results={fail,pass}", "reports.maxResults=50");
         JsonNode container = find(objects, "Deployment", "admission-policy-operator")
                 .path("spec").path("template").path("spec").path("containers").get(0);
         assertEquals("ghcr.io/policyset/admission-policy-operator:9.9.9", container.path("image").asText());
@@ -125,6 +137,8 @@ class HelmChartTest {
         assertEquals("false", env.get("APS_IMPACT_ENABLED"));
         assertEquals("v1/Pod,networking.k8s.io/v1/Ingress", env.get("APS_IMPACT_KINDS"));
         assertEquals("20", env.get("APS_STATUS_MAX_FINDINGS"));
+        assertEquals("fail,pass", env.get("APS_REPORTS_RESULTS"));
+        assertEquals("50", env.get("APS_REPORTS_MAX_RESULTS"));
         JsonNode rules = find(objects, "ClusterRole", "admission-policy-operator").path("rules");
         JsonNode last = rules.get(rules.size() - 1);
         assertEquals("ingresses", last.path("resources").get(0).asText());

@@ -44,12 +44,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ImpactScanReconcilerTest {
     private static final Duration WAIT = Duration.ofSeconds(40);
 
-    /** The scan on, every 2 s, over Namespaces and Deployments. */
+    /** The scan on, every 2 s, over Namespaces and Deployments, written as policy reports too. */
     public static final class ScanOn implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
             return Map.of("aps.impact.enabled", "true", "aps.impact.interval", "PT2S",
-                    "aps.impact.kinds", "v1/Namespace,apps/v1/Deployment", "aps.impact.max-objects", "100");
+                    "aps.impact.kinds", "v1/Namespace,apps/v1/Deployment", "aps.impact.max-objects", "100",
+                    "aps.reports.enabled", "true");
         }
     }
 
@@ -97,6 +98,21 @@ class ImpactScanReconcilerTest {
                 + "but"), condition(set).getMessage());
         await().atMost(WAIT).until(() -> actions("gated-team-binding"), a -> a.equals(List.of("Warn", "Audit")));
         assertEquals(1.0, gauge());
+
+        GenericKubernetesResource report = await().atMost(WAIT).until(() -> client.genericKubernetesResources(
+                PolicyReportWriter.REPORT).inNamespace("shop").withName("aps-gated").get(), java.util.Objects::nonNull);
+        assertEquals("gated", report.getMetadata().getLabels().get("admission.policyset.dev/set"));
+        List<Map<String, Object>> results = results(report);
+        assertEquals(1, results.size(), results.toString());
+        assertEquals("gated-team-binding", results.get(0).get("rule"));
+        assertEquals("deployment legacy has no team label", results.get(0).get("message"));
+        assertTrue(client.genericKubernetesResources(PolicyReportWriter.CLUSTER_REPORT).withName("aps-gated").get() != null,
+                "the cluster report is written even with no cluster-scoped result");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Map<String, Object>> results(GenericKubernetesResource report) {
+        return (List<Map<String, Object>>) report.getAdditionalProperties().get("results");
     }
 
     @Test
@@ -108,6 +124,9 @@ class ImpactScanReconcilerTest {
         assertEquals("AsExpected", condition(set).getReason());
         await().atMost(WAIT).until(() -> actions("gated-team-binding"), a -> a.equals(List.of("Deny")));
         await().atMost(WAIT).until(this::gauge, v -> v == 0.0);
+        await().atMost(WAIT).until(() -> client.genericKubernetesResources(PolicyReportWriter.REPORT).inNamespace("shop")
+                .withName("aps-gated").get() == null);
+        assertTrue(client.genericKubernetesResources(PolicyReportWriter.CLUSTER_REPORT).withName("aps-gated").get() != null);
     }
 
     /**
