@@ -113,12 +113,16 @@ final class ImpactCommand implements Callable<Integer> {
         }
         OpenReports.Options reportOptions = null;
         if (output == Format.openreports) {
+            if (reportMaxResults < 1) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--report-max-results " + reportMaxResults
+                        + ": expected 1 or more");
+            }
             try {
                 reportOptions = new OpenReports.Options(reportName, OpenReports.parseFilter(reportResults),
                         reportMaxResults, java.time.Instant.now(), java.util.Map.of());
             } catch (IllegalArgumentException e) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "--report-results " + reportResults
-                        + " / --report-max-results " + reportMaxResults + ": " + e.getMessage());
+                throw new CommandLine.ParameterException(spec.commandLine(), "--report-results " + reportResults + ": "
+                        + e.getMessage() + ", comma-separated");
             }
         }
 
