@@ -71,6 +71,11 @@ test-kube-matrix: ## The real-API-server suite on every supported version (test/
 helm-bin: ## Build helm (the version test/helm/module/go.mod pins) from the Go module proxy into ~/.cache/aps/helm, for the chart tests.
 	test/helm/build.sh
 
+.PHONY: test-tools
+test-tools: helm-bin ## helm, Prometheus' PromQL parser and the OpenReports CRDs for the chart, alert and report tests (~/.cache/aps).
+	test/promql/build.sh
+	test/openreports/fetch-crds.sh
+
 .PHONY: verify
 verify: ## Drift checks: crds/, bundle/, config/rbac and charts/ against the build and config/; config/ renders; install.yaml builds.
 	$(MVN) verify -Dtest='InstallManifestsTest,WebhookConfigurationTest,BundleTest,DockerfileTest,HelmChartTest' -Dsurefire.failIfNoSpecifiedTests=false

@@ -9,7 +9,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The metric-name extraction MetricNamesTest relies on, on PromQL whose names are known. */
+/**
+ * The metric-name extraction ImpactScanReconcilerTest relies on, on PromQL whose names are known; and every shipped
+ * expression parsed by Prometheus' own parser (test/promql/build.sh builds it; skipped without it, failed with
+ * {@code -Daps.promql.required=true}, as in CI).
+ */
 class MonitoringQueriesTest {
     @Test
     void namesAreTheSelectorsNotFunctionsLabelsKeywordsOrDurations() {
@@ -42,5 +46,47 @@ class MonitoringQueriesTest {
         for (MonitoringQueries.Query q : queries) {
             assertFalse(MonitoringQueries.metricNames(q.expr()).isEmpty(), q.source() + " reads no metric: " + q.expr());
         }
+    }
+
+    @Test
+    void everyShippedQueryParsesWithPrometheusOwnParser() throws Exception {
+        java.nio.file.Path checker = promqlCheck();
+        List<MonitoringQueries.Query> queries = MonitoringQueries.shipped(ProjectFiles.root());
+        StringBuilder input = new StringBuilder("\"sum(rate(x[5m])\"\n"); // a known-bad line first: the checker is live
+        for (MonitoringQueries.Query q : queries) {
+            input.append(ProjectFiles.JSON.writer().without(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT)
+                    .writeValueAsString(q.expr())).append('\n');
+        }
+        Process p = new ProcessBuilder(checker.toString()).start();
+        p.getOutputStream().write(input.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        p.getOutputStream().close();
+        List<String> answers = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
+                .lines().toList();
+        assertTrue(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS) && p.exitValue() == 0, "promql-check failed");
+        assertEquals(queries.size() + 1, answers.size(), answers.toString());
+        assertTrue(answers.get(0).startsWith("error: "), "the unclosed parenthesis must be refused: " + answers.get(0));
+        List<String> bad = new java.util.ArrayList<>();
+        for (int i = 0; i < queries.size(); i++) {
+            if (!answers.get(i + 1).equals("ok")) {
+                bad.add(queries.get(i).source() + ": " + answers.get(i + 1) + " in " + queries.get(i).expr());
+            }
+        }
+        assertEquals(List.of(), bad);
+    }
+
+    /** ~/.cache/aps/promql/&lt;the prometheus version test/promql/module/go.mod pins&gt;/promql-check. */
+    private static java.nio.file.Path promqlCheck() throws java.io.IOException {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^require github\\.com/prometheus/prometheus v([0-9.]+)$")
+                .matcher(java.nio.file.Files.readString(ProjectFiles.root().resolve("test/promql/module/go.mod")));
+        assertTrue(m.find(), "test/promql/module/go.mod pins no prometheus version");
+        String dir = System.getenv().getOrDefault("APS_PROMQL_DIR", System.getProperty("user.home") + "/.cache/aps/promql");
+        java.nio.file.Path checker = java.nio.file.Path.of(dir, m.group(1), "promql-check");
+        boolean built = java.nio.file.Files.isExecutable(checker);
+        if (!built && Boolean.getBoolean("aps.promql.required")) {
+            throw new IllegalStateException(checker + " is missing and aps.promql.required is set (CI): run test/promql/build.sh");
+        }
+        org.junit.jupiter.api.Assumptions.assumeTrue(built, "Prometheus' PromQL parser is not built: run test/promql/build.sh "
+                + "(into " + checker + "); the shipped expressions are not parsed");
+        return checker;
     }
 }
