@@ -5,32 +5,25 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.policyset.aps.core.yaml.Yaml;
 import dev.policyset.aps.testing.kube.KubeControlPlane;
+import dev.policyset.aps.testing.kube.PublishedCrds;
 import dev.policyset.aps.testing.kube.RealApiServer;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.io.InputStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * {@code aps impact --output openreports} judged by the published OpenReports CRDs on a real kube-apiserver: the CRDs
- * that test/openreports/fetch-crds.sh fetched (a pinned upstream version, not committed) are installed, every report
+ * that test/crds/fetch.sh fetched (a pinned upstream version, not committed) are installed, every report
  * the CLI prints for examples/impact is created, and the server must store each exactly as sent: its structural
  * schema validates enums, types and required fields, and prunes what the schema does not know, so a field the API
  * does not have shows up as a difference. A report with a result outside the API is refused (the check is live).
@@ -41,27 +34,9 @@ class OpenReportsRealServerTest {
     private static final String VERSION = "v0.2.1";
 
     @BeforeAll
-    static void installTheCrds() throws Exception {
-        Path dir = Path.of(System.getenv().getOrDefault("APS_OPENREPORTS_DIR",
-                System.getProperty("user.home") + "/.cache/aps/openreports"), VERSION);
-        boolean present = Files.isRegularFile(dir.resolve("openreports.io_reports.yaml"))
-                && Files.isRegularFile(dir.resolve("openreports.io_clusterreports.yaml"));
-        if (!present && Boolean.getBoolean("aps.kube.required")) {
-            throw new IllegalStateException("the OpenReports CRDs are missing in " + dir + ": run test/openreports/fetch-crds.sh");
-        }
-        assumeTrue(present, "the OpenReports CRDs are not fetched: run test/openreports/fetch-crds.sh (into " + dir + ")");
-        KubernetesClient admin = KubeControlPlane.shared().admin();
-        for (String file : List.of("openreports.io_reports.yaml", "openreports.io_clusterreports.yaml")) {
-            try (InputStream in = Files.newInputStream(dir.resolve(file))) {
-                CustomResourceDefinition crd = Serialization.unmarshal(in, CustomResourceDefinition.class);
-                admin.resource(crd).fieldManager("aps-test").forceConflicts().serverSideApply();
-                Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
-                while (!established(admin, crd.getMetadata().getName())) {
-                    assertTrue(Instant.now().isBefore(deadline), crd.getMetadata().getName() + " not established in 60 s");
-                    Thread.sleep(200);
-                }
-            }
-        }
+    static void installTheCrds() {
+        PublishedCrds.install(KubeControlPlane.shared(), "openreports", VERSION, "openreports.io_reports.yaml",
+                "openreports.io_clusterreports.yaml");
     }
 
     @Test
@@ -120,10 +95,5 @@ class OpenReportsRealServerTest {
                 + o.path("metadata").path("name").asText();
     }
 
-    private static boolean established(KubernetesClient admin, String name) {
-        CustomResourceDefinition crd = admin.apiextensions().v1().customResourceDefinitions().withName(name).get();
-        return crd != null && crd.getStatus() != null && crd.getStatus().getConditions().stream()
-                .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
-    }
 
 }

@@ -4,15 +4,14 @@ import dev.policyset.aps.api.v1alpha1.AdmissionPolicySet;
 import dev.policyset.aps.operator.testing.Sets;
 import dev.policyset.aps.testing.kube.KubeControlPlane;
 import dev.policyset.aps.testing.kube.OperatorInstall;
+import dev.policyset.aps.testing.kube.PublishedCrds;
 import dev.policyset.aps.testing.kube.RealApiServer;
 import dev.policyset.aps.testing.kube.RealApiServerResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -20,7 +19,6 @@ import io.quarkus.test.junit.TestProfile;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,12 +29,11 @@ import java.util.Objects;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The operator writes policy reports on a real kube-apiserver, as its ServiceAccount with config/rbac plus the RBAC
  * of config/components/policy-reports (nothing else grants it access to reports), into the published OpenReports
- * CRDs (test/openreports/fetch-crds.sh): a violating Deployment shows up in its namespace's Report, and deleting the
+ * CRDs (test/crds/fetch.sh): a violating Deployment shows up in its namespace's Report, and deleting the
  * set deletes its reports.
  */
 @QuarkusTest
@@ -77,21 +74,8 @@ class PolicyReportsRealServerTest {
     void aViolatorIsReportedInItsNamespaceAndTheReportsLeaveWithTheSet() throws Exception {
         KubeControlPlane plane = KubeControlPlane.shared();
         KubernetesClient admin = plane.admin();
-        Path crds = Path.of(System.getProperty("user.home"), ".cache/aps/openreports/v0.2.1");
-        boolean fetched = Files.isRegularFile(crds.resolve("openreports.io_reports.yaml"));
-        if (!fetched && Boolean.getBoolean("aps.kube.required")) {
-            throw new IllegalStateException("the OpenReports CRDs are missing in " + crds + ": run test/openreports/fetch-crds.sh");
-        }
-        assumeTrue(fetched, "the OpenReports CRDs are not fetched: run test/openreports/fetch-crds.sh");
-        for (String file : List.of("openreports.io_reports.yaml", "openreports.io_clusterreports.yaml")) {
-            try (InputStream in = Files.newInputStream(crds.resolve(file))) {
-                CustomResourceDefinition crd = Serialization.unmarshal(in, CustomResourceDefinition.class);
-                admin.resource(crd).fieldManager("aps-test").forceConflicts().serverSideApply();
-                await().atMost(WAIT).until(() -> admin.apiextensions().v1().customResourceDefinitions()
-                        .withName(crd.getMetadata().getName()).get().getStatus().getConditions().stream()
-                        .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus())));
-            }
-        }
+        PublishedCrds.install(plane, "openreports", "v0.2.1", "openreports.io_reports.yaml",
+                "openreports.io_clusterreports.yaml");
         Path overlay = Path.of("target/policy-reports-rbac");
         Files.createDirectories(overlay);
         Files.writeString(overlay.resolve("kustomization.yaml"), "apiVersion: kustomize.config.k8s.io/v1beta1\n"
