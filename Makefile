@@ -67,9 +67,18 @@ test-kube: kube-bins ## The real-API-server suite (@Tag kube) at KUBE_VERSION (d
 test-kube-matrix: ## The real-API-server suite on every supported version (test/kube/versions), building what is missing.
 	@set -e; for v in $(KUBE_VERSIONS); do echo "--- Kubernetes $$v"; $(MAKE) --no-print-directory test-kube KUBE_VERSION=$$v; done
 
+.PHONY: helm-bin
+helm-bin: ## Build helm (the version test/helm/module/go.mod pins) from the Go module proxy into ~/.cache/aps/helm, for the chart tests.
+	test/helm/build.sh
+
+.PHONY: test-tools
+test-tools: helm-bin ## helm, Prometheus' PromQL parser and the upstream CRDs (OpenReports, Prometheus Operator) for the chart, alert and report tests (~/.cache/aps).
+	test/promql/build.sh
+	test/crds/fetch.sh
+
 .PHONY: verify
-verify: ## Drift checks: crds/, bundle/ and config/rbac against the build; config/ renders; install.yaml builds.
-	$(MVN) verify -Dtest='InstallManifestsTest,WebhookConfigurationTest,BundleTest,DockerfileTest' -Dsurefire.failIfNoSpecifiedTests=false
+verify: ## Drift checks: crds/, bundle/, config/rbac and charts/ against the build and config/; config/ renders; install.yaml builds.
+	$(MVN) verify -Dtest='InstallManifestsTest,WebhookConfigurationTest,BundleTest,DockerfileTest,HelmChartTest' -Dsurefire.failIfNoSpecifiedTests=false
 	$(KUBECTL) kustomize config/default > /dev/null
 	$(KUBECTL) kustomize config/with-cert-manager > /dev/null
 	$(KUBECTL) kustomize config/samples > /dev/null
@@ -117,7 +126,12 @@ bundle-push: ## Push the OLM bundle image BUNDLE_IMG.
 .PHONY: manifests
 manifests: build ## Refresh crds/ and schemas/ from the build's generated CRD and render target/install.yaml (one-file install).
 	$(MVN) -q org.codehaus.mojo:exec-maven-plugin:java@manifests
-	$(MAKE) --no-print-directory install-yaml
+	$(MAKE) --no-print-directory install-yaml chart
+
+.PHONY: chart
+chart: ## Copy into charts/admission-policy-operator what it takes from crds/ and config/ (the CRD, the alerts, the dashboard).
+	cp crds/admissionpolicysets.admission.policyset.dev-v1.yml charts/admission-policy-operator/crds/
+	cp config/prometheus/prometheus_rule.yaml config/grafana/admission-policy-operator.json charts/admission-policy-operator/files/
 
 # What install-yaml and deploy install: config/default (the validating webhook with self-managed certificates), or
 # config/with-cert-manager for its certificate from cert-manager: `make deploy INSTALL=config/with-cert-manager`.

@@ -11,6 +11,7 @@ import dev.policyset.aps.core.impact.BindingImpact;
 import dev.policyset.aps.core.impact.ExistingObjects;
 import dev.policyset.aps.core.impact.ImpactReport;
 import dev.policyset.aps.core.impact.ImpactScan;
+import dev.policyset.aps.core.impact.OpenReports;
 import dev.policyset.aps.core.render.RenderedObject;
 import dev.policyset.aps.core.validate.ValidationSubject;
 import dev.policyset.aps.core.yaml.Document;
@@ -42,11 +43,13 @@ import java.util.concurrent.Callable;
                 "  kubectl get ns -o yaml > ns.yaml",
                 "  aps impact --resources live.yaml --resources ns.yaml --output json policies/ \\",
                 "      > impact.json",
+                "  aps impact --resources live.yaml --output openreports --report-results fail,warn policies/ \\",
+                "      > reports.yaml   # OpenReports Report per namespace + ClusterReport, for report UIs",
                 "",
                 "Exit codes: 0 no binding denies an existing object now, 1 one does (an APS801 warning), "
                         + "2 usage error or unreadable input."})
 final class ImpactCommand implements Callable<Integer> {
-    enum Format { text, json }
+    enum Format { text, json, openreports }
 
     @Parameters(paramLabel = "PATH", arity = "1..*",
             description = {"AdmissionPolicySets and admission objects: files or directories (searched recursively for "
@@ -78,6 +81,20 @@ final class ImpactCommand implements Callable<Integer> {
     @CommandLine.ParentCommand
     ApsCommand parent;
 
+    @Option(names = "--report-results", paramLabel = "R,...", defaultValue = "fail,error,warn",
+            description = {"With --output openreports: the results listed, of fail, error, warn, pass, skip "
+                    + "(default: ${DEFAULT-VALUE})."})
+    String reportResults;
+
+    @Option(names = "--report-max-results", paramLabel = "N", defaultValue = "" + OpenReports.DEFAULT_MAX_RESULTS,
+            description = {"With --output openreports: results per report at most, the most severe kept (default: "
+                    + "${DEFAULT-VALUE}); the report's " + OpenReports.OMITTED_ANNOTATION + " annotation counts the rest."})
+    int reportMaxResults;
+
+    @Option(names = "--report-name", paramLabel = "NAME", defaultValue = "aps-impact",
+            description = "With --output openreports: the reports' metadata.name (default: ${DEFAULT-VALUE}).")
+    String reportName;
+
     @CommandLine.Mixin
     KubeVersionOption kubeVersion;
 
@@ -93,6 +110,20 @@ final class ImpactCommand implements Callable<Integer> {
         InputFiles.requireStdinAtMostOnce(all, spec.commandLine());
         if (samples < 0) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--samples " + samples + ": expected 0 or more");
+        }
+        OpenReports.Options reportOptions = null;
+        if (output == Format.openreports) {
+            if (reportMaxResults < 1) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--report-max-results " + reportMaxResults
+                        + ": expected 1 or more");
+            }
+            try {
+                reportOptions = new OpenReports.Options(reportName, OpenReports.parseFilter(reportResults),
+                        reportMaxResults, java.time.Instant.now(), java.util.Map.of());
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--report-results " + reportResults + ": "
+                        + e.getMessage() + ", comma-separated");
+            }
         }
 
         InputFiles.Loaded policies = InputFiles.load(paths, parent.stdin());
@@ -117,9 +148,15 @@ final class ImpactCommand implements Callable<Integer> {
 
         ImpactReport report = ImpactScan.scan(configuration, objects.objects(), kubeVersion.version,
                 new ImpactScan.Options(Integer.MAX_VALUE, samples, new UserInfo(user, "",
-                        groups == null || groups.isEmpty() ? List.of("system:authenticated") : groups, java.util.Map.of())));
+                        groups == null || groups.isEmpty() ? List.of("system:authenticated") : groups, java.util.Map.of()),
+                        reportOptions != null));
         List<LocatedFinding> findings = report.findings().stream().map(f -> locate(f, read)).toList();
-        if (output == Format.json) {
+        if (reportOptions != null) {
+            // the findings still go to stderr: the reports on stdout stay applyable (kubectl apply -f -)
+            findings.forEach(f -> err.println("aps impact: " + f.finding().severity().label() + " " + f.finding().rule()
+                    + " " + f.finding().object() + ": " + f.finding().message()));
+            out.print(dev.policyset.aps.core.yaml.Yaml.write(OpenReports.of(report, reportOptions)));
+        } else if (output == Format.json) {
             out.println(FindingPrinter.write(json(report, findings)));
         } else {
             text(report, findings, out);

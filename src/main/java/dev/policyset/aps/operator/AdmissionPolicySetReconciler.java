@@ -10,6 +10,7 @@ import dev.policyset.aps.core.plan.Plan;
 import dev.policyset.aps.core.plan.PlanInput;
 import dev.policyset.aps.core.plan.Planner;
 import dev.policyset.aps.core.plan.Release;
+import dev.policyset.aps.core.status.Conditions;
 import dev.policyset.aps.core.status.Outcome;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -85,6 +86,7 @@ public class AdmissionPolicySetReconciler implements Reconciler<AdmissionPolicyS
     private final EventRecorder events;
     private final OperatorMetrics metrics;
     private final ImpactScanner impact;
+    private final PolicyReportWriter reports;
     private final Planner planner;
     private final Clock clock = Clock.systemUTC();
     private final int maxFindings;
@@ -94,7 +96,7 @@ public class AdmissionPolicySetReconciler implements Reconciler<AdmissionPolicyS
 
     public AdmissionPolicySetReconciler(KubernetesClient client, ClusterDiscovery discovery, ClusterSchemas schemas,
                                         PlanExecutor executor, EventRecorder events, OperatorMetrics metrics,
-                                        ImpactScanner impact,
+                                        ImpactScanner impact, PolicyReportWriter reports,
                                         @ConfigProperty(name = "aps.status.max-findings", defaultValue = "50") int maxFindings,
                                         @ConfigProperty(name = "aps.conflict-recheck", defaultValue = "PT1M") Duration conflictRecheck,
                                         @ConfigProperty(name = "aps.contested.max-repairs", defaultValue = "3") int maxRepairs) {
@@ -106,6 +108,7 @@ public class AdmissionPolicySetReconciler implements Reconciler<AdmissionPolicyS
         this.events = events;
         this.metrics = metrics;
         this.impact = impact;
+        this.reports = reports;
         this.maxFindings = maxFindings;
         this.conflictRecheck = conflictRecheck;
     }
@@ -183,6 +186,9 @@ public class AdmissionPolicySetReconciler implements Reconciler<AdmissionPolicyS
         PlanInput input = new PlanInput((ObjectNode) JSON.valueToTree(set), set.getStatus(),
                 impact.due(set, context.eventSourceRetriever(), Instant.now(clock)).orElse(null));
         Plan plan = executor.execute(planner.plan(input, view), view);
+        if (plan.reports() != null) {
+            reports.write(set.getMetadata().getName(), plan.reports());
+        }
         plan.events().forEach(e -> events.record(set, e));
         finish(set, plan);
         UpdateControl<AdmissionPolicySet> control = UpdateControl.noUpdate();
@@ -215,6 +221,8 @@ public class AdmissionPolicySetReconciler implements Reconciler<AdmissionPolicyS
         metrics.observe(set.getMetadata().getName(), plan.findings(), plan.objects().size());
         AdmissionPolicySetStatus next = plan.status(Instant.now(clock), maxFindings);
         metrics.impact(set.getMetadata().getName(), next.getImpact());
+        metrics.ready(set.getMetadata().getName(), next.getConditions().stream()
+                .anyMatch(c -> Conditions.READY.equals(c.getType()) && "True".equals(c.getStatus())));
         if (writeStatus(set, next)) {
             plan.warning().ifPresent(w -> events.record(set, w));
         }
@@ -296,6 +304,9 @@ public class AdmissionPolicySetReconciler implements Reconciler<AdmissionPolicyS
         executor.release(release, set.getMetadata().getUid(), view);
         release.event().ifPresent(e -> events.record(set, e));
         metrics.forget(set.getMetadata().getName());
+        if (impact.reports()) {
+            reports.forget(set.getMetadata().getName());
+        }
         written.remove(set.getMetadata().getName());
         return DeleteControl.defaultDelete();
     }

@@ -6,6 +6,7 @@ import dev.policyset.aps.api.v1alpha1.AdmissionPolicySet;
 import dev.policyset.aps.api.v1alpha1.ImpactStatus;
 import dev.policyset.aps.core.evaluate.KindResources;
 import dev.policyset.aps.core.impact.ExistingObjectSource;
+import dev.policyset.aps.core.impact.OpenReports;
 import dev.policyset.aps.core.plan.PlanInput;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -42,13 +43,24 @@ public class ImpactScanner {
     private final int maxObjects;
     private final int samples;
     private final List<GroupVersionKind> kinds;
+    private final boolean reports;
+    private final Set<String> reportResults;
+    private final int reportMaxResults;
 
     public ImpactScanner(@ConfigProperty(name = "aps.impact.enabled", defaultValue = "true") boolean enabled,
                          @ConfigProperty(name = "aps.impact.interval", defaultValue = "PT10M") Duration interval,
                          @ConfigProperty(name = "aps.impact.max-objects", defaultValue = "5000") int maxObjects,
                          @ConfigProperty(name = "aps.impact.samples", defaultValue = "5") int samples,
-                         @ConfigProperty(name = "aps.impact.kinds", defaultValue = DEFAULT_KINDS) List<String> kinds) {
+                         @ConfigProperty(name = "aps.impact.kinds", defaultValue = DEFAULT_KINDS) List<String> kinds,
+                         @ConfigProperty(name = "aps.reports.enabled", defaultValue = "false") boolean reports,
+                         @ConfigProperty(name = "aps.reports.results", defaultValue = "fail,error,warn") String reportResults,
+                         @ConfigProperty(name = "aps.reports.max-results", defaultValue = "1000") int reportMaxResults) {
         this.enabled = enabled;
+        this.reports = reports;
+        this.reportResults = OpenReports.parseFilter(reportResults);
+        this.reportMaxResults = reportMaxResults;
+        // checked at start-up: a bad filter or cap stops the operator with the key's name, not the first scan
+        new OpenReports.Options("check", this.reportResults, reportMaxResults, Instant.EPOCH, java.util.Map.of());
         this.interval = interval;
         this.maxObjects = maxObjects;
         this.samples = samples;
@@ -105,8 +117,22 @@ public class ImpactScanner {
                 && !olderThan(last.getScannedAt(), now, interval)) {
             return Optional.empty();
         }
+        String name = set.getMetadata().getName();
+        OpenReports.Options reporting = !reports ? null : new OpenReports.Options(reportName(name), reportResults,
+                reportMaxResults, now, java.util.Map.of(AdmissionPolicySet.SET_LABEL, name));
         return Optional.of(new PlanInput.Scan(source(sources), now.truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString(),
-                maxObjects, samples));
+                maxObjects, samples, reporting));
+    }
+
+    /** Whether scans also produce policy reports ({@code aps.reports.enabled}). */
+    public boolean reports() {
+        return reports;
+    }
+
+    /** {@code aps-<set>}: one name per set, so reports of several sets in one namespace do not collide. */
+    static String reportName(String set) {
+        String name = "aps-" + set;
+        return name.length() <= 253 ? name : set;
     }
 
     private static boolean olderThan(String time, Instant now, Duration interval) {

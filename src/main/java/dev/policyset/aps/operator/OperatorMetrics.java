@@ -24,9 +24,12 @@ import java.util.stream.Collectors;
  * Prometheus metrics ({@code /q/metrics}):
  * {@code aps_reconciles_total{outcome}}, {@code aps_findings{rule,severity}} (current findings over all sets),
  * {@code aps_apply_seconds} (server-side apply latency per object), {@code aps_owned_objects} (objects the
- * sets generate), {@code aps_impact_violations{set,binding}} (existing objects a binding would deny under Deny, from
+ * sets generate), {@code aps_set_ready{set}} (1 while the set's Ready condition is True, 0 otherwise: what a "set not
+ * Ready" alert reads), {@code aps_impact_violations{set,binding}} (existing objects a binding would deny under Deny, from
  * the last impact scan); for the validating webhook {@code aps_webhook_reviews_total{outcome}} (allowed, denied,
- * warned, malformed, error) and {@code aps_webhook_latency_seconds} (arrival of a review to its answer). JOSDK's own
+ * warned, malformed, error) and {@code aps_webhook_latency_seconds} (arrival of a review to its answer, with histogram buckets so an alert can take a
+ * quantile over all replicas). config/prometheus alerts on these and config/grafana charts them (MetricNamesTest
+ * checks every name they use against a running operator's /q/metrics). JOSDK's own
  * reconciler metrics come from the QOSDK Micrometer integration.
  */
 @ApplicationScoped
@@ -34,6 +37,7 @@ public class OperatorMetrics {
     private final MeterRegistry registry;
     private final Map<String, List<Finding>> findingsBySet = new ConcurrentHashMap<>();
     private final Map<String, Integer> objectsBySet = new ConcurrentHashMap<>();
+    private final Map<String, java.util.concurrent.atomic.AtomicInteger> readyBySet = new ConcurrentHashMap<>();
     private final Map<Outcome, Counter> reconciles = new ConcurrentHashMap<>();
     private final MultiGauge findings;
     private final Map<String, Map<String, java.util.concurrent.atomic.AtomicInteger>> violations = new ConcurrentHashMap<>();
@@ -54,8 +58,11 @@ public class OperatorMetrics {
                     .description("AdmissionReviews answered by the operator's validating webhook, by outcome")
                     .tag("outcome", outcome.tag()).register(registry));
         }
+        // Buckets, not client-side percentiles: percentiles of several replicas cannot be combined, buckets can.
         this.webhookLatency = Timer.builder("aps.webhook.latency")
-                .description("Validating webhook: time from a review's arrival to its answer").register(registry);
+                .description("Validating webhook: time from a review's arrival to its answer")
+                .publishPercentileHistogram().minimumExpectedValue(Duration.ofMillis(1))
+                .maximumExpectedValue(Duration.ofSeconds(10)).register(registry);
     }
 
     /** The validating webhook answered a review ({@code operator.webhook.ReviewObserver}). */
@@ -80,9 +87,26 @@ public class OperatorMetrics {
         publishFindings();
     }
 
+    /** The set's Ready condition after this reconcile: True gives 1, anything else 0. */
+    public void ready(String set, boolean ready) {
+        readyBySet.computeIfAbsent(set, s -> {
+            java.util.concurrent.atomic.AtomicInteger value = new java.util.concurrent.atomic.AtomicInteger();
+            Gauge.builder("aps.set.ready", value, java.util.concurrent.atomic.AtomicInteger::get)
+                    .description("1 while the set's Ready condition is True, 0 otherwise").tags(Tags.of("set", s))
+                    .register(registry);
+            return value;
+        }).set(ready ? 1 : 0);
+    }
+
     public void forget(String set) {
         findingsBySet.remove(set);
         objectsBySet.remove(set);
+        if (readyBySet.remove(set) != null) {
+            Gauge g = registry.find("aps.set.ready").tags("set", set).gauge();
+            if (g != null) {
+                registry.remove(g);
+            }
+        }
         publishFindings();
         impact(set, null);
     }

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import static dev.policyset.aps.cli.RenderCommandTest.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -91,5 +92,33 @@ class ImpactCommandTest {
         RenderCommandTest.Run r = run("impact", "config/samples/");
         assertEquals(ExitCodes.USAGE_OR_INPUT, r.exit());
         assertTrue(r.err().contains("--resources"), r.err());
+    }
+
+    @Test
+    void openreportsOutputIsApplyableYamlWithTheFindingsOnStderr() throws Exception {
+        RenderCommandTest.Run r = run("impact", "--resources", "examples/impact/cluster.yaml", "--output", "openreports",
+                "config/samples/");
+        assertEquals(ExitCodes.OK, r.exit(), r.err());
+        List<String> kinds = new java.util.ArrayList<>();
+        for (dev.policyset.aps.core.yaml.Document d : dev.policyset.aps.core.yaml.Yaml.parse("<stdout>", r.out())) {
+            assertEquals("openreports.io/v1alpha1", d.content().path("apiVersion").asText());
+            kinds.add(d.content().path("kind").asText() + " " + d.content().path("metadata").path("namespace").asText("-"));
+        }
+        assertEquals(List.of("ClusterReport -", "Report shop"), kinds);
+        assertTrue(r.err().contains("APS801"), "the findings go to stderr: " + r.err());
+        assertTrue(!r.out().contains("APS801"), r.out());
+    }
+
+    @Test
+    void aBadReportFilterOrCapIsAUsageErrorNamingTheOption() {
+        RenderCommandTest.Run filter = run("impact", "--resources", "examples/impact/", "--output", "openreports",
+                "--report-results", "fail,denied", "config/samples/");
+        assertEquals(ExitCodes.USAGE_OR_INPUT, filter.exit());
+        assertTrue(filter.err().contains("--report-results fail,denied: result filter 'denied': expected some of "
+                + "[fail, error, warn, pass, skip], comma-separated"), filter.err());
+        RenderCommandTest.Run cap = run("impact", "--resources", "examples/impact/", "--output", "openreports",
+                "--report-max-results", "0", "config/samples/");
+        assertEquals(ExitCodes.USAGE_OR_INPUT, cap.exit());
+        assertTrue(cap.err().contains("--report-max-results 0: expected 1 or more"), cap.err());
     }
 }

@@ -3,6 +3,7 @@ package dev.policyset.aps.operator;
 import dev.policyset.aps.api.v1alpha1.AdmissionPolicySet;
 import dev.policyset.aps.api.v1alpha1.BindingImpactStatus;
 import dev.policyset.aps.core.model.AdmissionKind;
+import dev.policyset.aps.install.MonitoringQueries;
 import dev.policyset.aps.operator.testing.ApsMockServer;
 import dev.policyset.aps.operator.testing.Sets;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -43,12 +44,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ImpactScanReconcilerTest {
     private static final Duration WAIT = Duration.ofSeconds(40);
 
-    /** The scan on, every 2 s, over Namespaces and Deployments. */
+    /** The scan on, every 2 s, over Namespaces and Deployments, written as policy reports too. */
     public static final class ScanOn implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
             return Map.of("aps.impact.enabled", "true", "aps.impact.interval", "PT2S",
-                    "aps.impact.kinds", "v1/Namespace,apps/v1/Deployment", "aps.impact.max-objects", "100");
+                    "aps.impact.kinds", "v1/Namespace,apps/v1/Deployment", "aps.impact.max-objects", "100",
+                    "aps.reports.enabled", "true");
         }
     }
 
@@ -76,6 +78,9 @@ class ImpactScanReconcilerTest {
     @Inject
     MeterRegistry registry;
 
+    @io.quarkus.test.common.http.TestHTTPResource("/q/metrics")
+    java.net.URL metricsUrl;
+
     @Test
     @Order(1)
     void aViolatorHoldsTheBindingAtWarnAuditAndIsReportedInStatusAndMetric() {
@@ -93,6 +98,21 @@ class ImpactScanReconcilerTest {
                 + "but"), condition(set).getMessage());
         await().atMost(WAIT).until(() -> actions("gated-team-binding"), a -> a.equals(List.of("Warn", "Audit")));
         assertEquals(1.0, gauge());
+
+        GenericKubernetesResource report = await().atMost(WAIT).until(() -> client.genericKubernetesResources(
+                PolicyReportWriter.REPORT).inNamespace("shop").withName("aps-gated").get(), java.util.Objects::nonNull);
+        assertEquals("gated", report.getMetadata().getLabels().get("admission.policyset.dev/set"));
+        List<Map<String, Object>> results = results(report);
+        assertEquals(1, results.size(), results.toString());
+        assertEquals("gated-team-binding", results.get(0).get("rule"));
+        assertEquals("deployment legacy has no team label", results.get(0).get("message"));
+        assertTrue(client.genericKubernetesResources(PolicyReportWriter.CLUSTER_REPORT).withName("aps-gated").get() != null,
+                "the cluster report is written even with no cluster-scoped result");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Map<String, Object>> results(GenericKubernetesResource report) {
+        return (List<Map<String, Object>>) report.getAdditionalProperties().get("results");
     }
 
     @Test
@@ -104,6 +124,52 @@ class ImpactScanReconcilerTest {
         assertEquals("AsExpected", condition(set).getReason());
         await().atMost(WAIT).until(() -> actions("gated-team-binding"), a -> a.equals(List.of("Deny")));
         await().atMost(WAIT).until(this::gauge, v -> v == 0.0);
+        await().atMost(WAIT).until(() -> client.genericKubernetesResources(PolicyReportWriter.REPORT).inNamespace("shop")
+                .withName("aps-gated").get() == null);
+        assertTrue(client.genericKubernetesResources(PolicyReportWriter.CLUSTER_REPORT).withName("aps-gated").get() != null);
+    }
+
+    /**
+     * The alerts and dashboards read only what the operator serves: the running operator (a set reconciled and
+     * scanned, so the per-set series exist) is scraped at /q/metrics, and every metric name in config/prometheus
+     * and config/grafana must be among the samples (Prometheus' own per-target series aside). A staged policy
+     * (APS402) gives aps_findings a row: a gauge without rows has no sample.
+     */
+    @Test
+    @Order(3)
+    void everyMetricTheAlertsAndDashboardsReadIsExported() throws Exception {
+        client.resource(Sets.parse("""
+                apiVersion: admission.policyset.dev/v1alpha1
+                kind: AdmissionPolicySet
+                metadata: {name: staged}
+                spec:
+                  validatingPolicies:
+                  - name: staged-team
+                    bindings: []
+                    policy:
+                      matchConstraints:
+                        resourceRules:
+                        - {apiGroups: [apps], apiVersions: [v1], operations: [CREATE], resources: [deployments]}
+                      validations:
+                      - expression: "has(object.metadata.labels)"
+                """)).create();
+        await().atMost(WAIT).until(() -> registry.find("aps.set.ready").tag("set", "gated").gauge() != null
+                && registry.find("aps.findings").tags("rule", "APS402").gauge() != null);
+        java.net.http.HttpResponse<String> scrape = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(metricsUrl.toURI()).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, scrape.statusCode());
+        java.util.Set<String> exported = MonitoringQueries.exposedNames(scrape.body());
+        List<String> unknown = new java.util.ArrayList<>();
+        for (MonitoringQueries.Query q : MonitoringQueries.shipped(java.nio.file.Path.of("").toAbsolutePath())) {
+            for (String name : MonitoringQueries.metricNames(q.expr())) {
+                if (!exported.contains(name) && !MonitoringQueries.PROMETHEUS_SYNTHETIC.contains(name)) {
+                    unknown.add(q.source() + ": " + name);
+                }
+            }
+        }
+        assertEquals(List.of(), unknown, "metrics the operator does not export; it exports "
+                + exported.stream().filter(n -> n.startsWith("aps_")).toList());
     }
 
     // ------------------------------------------------------------------------------------------------ helpers

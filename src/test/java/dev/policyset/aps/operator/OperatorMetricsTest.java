@@ -77,6 +77,23 @@ class OperatorMetricsTest {
         assertEquals(60.0, latency.max(TimeUnit.MILLISECONDS), 1e-9);
     }
 
+    @Test
+    void readyGaugeFollowsEachSetAndLeavesWithIt() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        OperatorMetrics metrics = new OperatorMetrics(registry);
+        metrics.ready("a", true);
+        metrics.ready("b", false);
+        assertEquals(1.0, registry.get("aps.set.ready").tag("set", "a").gauge().value());
+        assertEquals(0.0, registry.get("aps.set.ready").tag("set", "b").gauge().value());
+        metrics.ready("a", false);
+        metrics.ready("b", true);
+        assertEquals(0.0, registry.get("aps.set.ready").tag("set", "a").gauge().value());
+        assertEquals(1.0, registry.get("aps.set.ready").tag("set", "b").gauge().value());
+        metrics.forget("a");
+        assertNull(registry.find("aps.set.ready").tag("set", "a").gauge(), "a deleted set leaves no series that alerts");
+        assertEquals(1, registry.find("aps.set.ready").gauges().size());
+    }
+
     private static double reviews(SimpleMeterRegistry registry, String outcome) {
         return registry.get("aps.webhook.reviews").tag("outcome", outcome).counter().count();
     }

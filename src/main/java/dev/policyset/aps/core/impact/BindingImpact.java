@@ -15,12 +15,22 @@ import java.util.List;
  * @param audited         objects whose write would carry the validation_failure audit annotation ({@code Audit})
  * @param errors          objects whose evaluation failed (whatever failurePolicy makes of it)
  * @param samples         the first objects with something to say, at most the scan's sample limit
+ * @param verdicts        every matched object's verdict, passes included, when the scan was asked to keep them
+ *                        ({@link ImpactScan.Options#verdicts()}, for policy reports); empty otherwise
  */
 public record BindingImpact(String policy, String binding, List<String> actions, boolean failClosed, int matched,
-                            int deniedUnderDeny, int denied, int warned, int audited, int errors, List<Sample> samples) {
+                            int deniedUnderDeny, int denied, int warned, int audited, int errors, List<Sample> samples,
+                            List<ObjectVerdict> verdicts) {
     public BindingImpact {
         actions = List.copyOf(actions);
         samples = List.copyOf(samples);
+        verdicts = List.copyOf(verdicts);
+    }
+
+    public BindingImpact(String policy, String binding, List<String> actions, boolean failClosed, int matched,
+                         int deniedUnderDeny, int denied, int warned, int audited, int errors, List<Sample> samples) {
+        this(policy, binding, actions, failClosed, matched, deniedUnderDeny, denied, warned, audited, errors, samples,
+                List.of());
     }
 
     /**

@@ -40,10 +40,15 @@ public final class ImpactScan {
      * @param maxObjects objects scanned at most (the rest are counted as omitted)
      * @param samples    objects named per binding at most
      * @param user       {@code request.userInfo} of every request asked
+     * @param verdicts   keep every matched object's verdict ({@link BindingImpact#verdicts()}), for policy reports
      */
-    public record Options(int maxObjects, int samples, UserInfo user) {
+    public record Options(int maxObjects, int samples, UserInfo user, boolean verdicts) {
         public Options {
             user = user == null ? DEFAULT_USER : user;
+        }
+
+        public Options(int maxObjects, int samples, UserInfo user) {
+            this(maxObjects, samples, user, false);
         }
 
         public static Options defaults() {
@@ -59,7 +64,7 @@ public final class ImpactScan {
                 ? existing.subList(0, limits.maxObjects()) : existing;
         Fixtures fixtures = fixtures(configuration, existing);
         List<ExistingObjectReview> reviews = reviews(configuration, version);
-        List<Tally> tallies = reviews.stream().map(r -> new Tally(r, limits.samples())).toList();
+        List<Tally> tallies = reviews.stream().map(r -> new Tally(r, limits.samples(), limits.verdicts())).toList();
         for (ObjectNode object : objects) {
             ExistingObjectReview.Candidate candidate = ExistingObjectReview.candidate(object, fixtures, limits.user());
             for (Tally t : tallies) {
@@ -163,6 +168,7 @@ public final class ImpactScan {
         private final ExistingObjectReview review;
         private final int sampleLimit;
         private final List<BindingImpact.Sample> samples = new ArrayList<>();
+        private final List<ObjectVerdict> verdicts;
         private int matched;
         private int deniedUnderDeny;
         private int denied;
@@ -170,9 +176,10 @@ public final class ImpactScan {
         private int audited;
         private int errors;
 
-        Tally(ExistingObjectReview review, int sampleLimit) {
+        Tally(ExistingObjectReview review, int sampleLimit, boolean keepVerdicts) {
             this.review = review;
             this.sampleLimit = sampleLimit;
+            this.verdicts = keepVerdicts ? new ArrayList<>() : null;
         }
 
         void add(ObjectNode object, ExistingObjectReview.Review r) {
@@ -197,14 +204,21 @@ public final class ImpactScan {
             if (fails && actions.contains("Audit")) {
                 audited++;
             }
-            if (samples.size() < sampleLimit && (r.deniedUnderDeny() || !r.errors().isEmpty())) {
+            boolean flagged = r.deniedUnderDeny() || !r.errors().isEmpty();
+            if (samples.size() < sampleLimit && flagged) {
                 samples.add(sample(object, r));
+            }
+            if (verdicts != null) {
+                BindingImpact.Sample s = flagged ? sample(object, r) : null;
+                verdicts.add(ObjectVerdict.of(object, r.operation(), s == null ? ObjectVerdict.PASS : s.outcome(),
+                        s == null ? "" : s.message()));
             }
         }
 
         BindingImpact impact() {
             return new BindingImpact(review.policy().name(), review.binding().name(), review.actions(),
-                    review.failClosed(), matched, deniedUnderDeny, denied, warned, audited, errors, samples);
+                    review.failClosed(), matched, deniedUnderDeny, denied, warned, audited, errors, samples,
+                    verdicts == null ? List.of() : verdicts);
         }
     }
 

@@ -29,10 +29,19 @@ import java.util.Optional;
  * @param impact      {@code status.impact} once carried out (null: the previous one is kept)
  * @param held        bindings held at their previous actions by {@code requireNoViolationsBeforeDeny}, one sentence
  *                    each; null when the set does not ask for the gate
+ * @param reports     the impact scan as OpenReports (a ClusterReport, then Reports by namespace), to replace the
+ *                    set's previous ones; null when this plan ran no scan or reports are off (the old ones stay)
  */
 public record Plan(long generation, Outcome outcome, String detail, List<Finding> findings, List<Write> writes,
                    List<Removal> removals, List<ObjectResult> objects, LastAppliedStatus lastApplied,
-                   AdmissionPolicySetStatus previous, ImpactStatus impact, List<String> held) {
+                   AdmissionPolicySetStatus previous, ImpactStatus impact, List<String> held,
+                   List<com.fasterxml.jackson.databind.node.ObjectNode> reports) {
+    public Plan(long generation, Outcome outcome, String detail, List<Finding> findings, List<Write> writes,
+                List<Removal> removals, List<ObjectResult> objects, LastAppliedStatus lastApplied,
+                AdmissionPolicySetStatus previous, ImpactStatus impact, List<String> held) {
+        this(generation, outcome, detail, findings, writes, removals, objects, lastApplied, previous, impact, held, null);
+    }
+
     /** A plan that leaves the impact status and the Deny gate as they were. */
     public Plan(long generation, Outcome outcome, String detail, List<Finding> findings, List<Write> writes,
                 List<Removal> removals, List<ObjectResult> objects, LastAppliedStatus lastApplied,
@@ -42,6 +51,7 @@ public record Plan(long generation, Outcome outcome, String detail, List<Finding
 
     public Plan {
         held = held == null ? null : List.copyOf(held);
+        reports = reports == null ? null : List.copyOf(reports);
         detail = detail == null ? "" : detail;
         findings = findings.stream().sorted(Finding.ORDER).distinct().toList();
         writes = List.copyOf(writes);
@@ -120,7 +130,7 @@ public record Plan(long generation, Outcome outcome, String detail, List<Finding
 
     Plan withoutWrites(String newDetail) {
         return new Plan(generation, outcome, newDetail, findings, List.of(), removals, objects, lastApplied, previous,
-                impact, held);
+                impact, held, reports);
     }
 
     private List<ResourceStatus> previousRows() {

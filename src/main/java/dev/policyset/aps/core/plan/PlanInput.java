@@ -11,10 +11,16 @@ import dev.policyset.aps.api.v1alpha1.AdmissionPolicySetStatus;
 public record PlanInput(ObjectNode set, AdmissionPolicySetStatus previous, Scan scan) {
     /**
      * An impact scan to run in this plan (the operator asks for one at most once per aps.impact.interval, and when
-     * the generation changed): where the existing objects are, the time to stamp on it, and its bounds.
+     * the generation changed): where the existing objects are, the time to stamp on it, and its bounds; with
+     * {@code reports} (aps.reports.enabled) the plan also carries the scan as OpenReports.
      */
     public record Scan(dev.policyset.aps.core.impact.ExistingObjectSource source, String now, int maxObjects,
-                       int samples) {}
+                       int samples, dev.policyset.aps.core.impact.OpenReports.Options reports) {
+        /** A scan without policy reports. */
+        public Scan(dev.policyset.aps.core.impact.ExistingObjectSource source, String now, int maxObjects, int samples) {
+            this(source, now, maxObjects, samples, null);
+        }
+    }
 
     /** A plan without an impact scan: {@code status.impact} is carried over. */
     public PlanInput(ObjectNode set, AdmissionPolicySetStatus previous) {

@@ -10,6 +10,7 @@ import dev.policyset.aps.api.v1alpha1.ResourceStatus;
 import dev.policyset.aps.core.cel.CelChecker;
 import dev.policyset.aps.core.finding.Finding;
 import dev.policyset.aps.core.impact.ImpactScan;
+import dev.policyset.aps.core.impact.OpenReports;
 import dev.policyset.aps.core.impact.ImpactStatuses;
 import dev.policyset.aps.core.model.ClusterView;
 import dev.policyset.aps.core.model.LiveObject;
@@ -103,10 +104,13 @@ public final class Planner {
                     rows(rendered, foreign, "not applied"));
         }
         ImpactStatus impact = in.previous() == null ? null : in.previous().getImpact();
+        List<ObjectNode> reports = null;
         if (in.scan() != null) {
+            OpenReports.Options reporting = in.scan().reports();
             ImpactScan.SourceScan scan = ImpactScan.scan(rendered, in.scan().source(), cluster.kubeVersion(),
-                    new ImpactScan.Options(in.scan().maxObjects(), in.scan().samples(), null));
+                    new ImpactScan.Options(in.scan().maxObjects(), in.scan().samples(), null, reporting != null));
             impact = ImpactStatuses.of(scan, rendered, in.generation(), in.scan().now());
+            reports = reporting == null ? null : OpenReports.of(scan.report(), reporting);
         }
         List<String> held = null;
         List<RenderedObject> toApply = rendered;
@@ -115,7 +119,7 @@ public final class Planner {
             toApply = gated.objects();
             held = gated.held();
         }
-        return applied(in, cluster, set, toApply, findings, impact, held, maxRepairs);
+        return applied(in, cluster, set, toApply, findings, impact, held, maxRepairs, reports);
     }
 
     /**
@@ -156,7 +160,8 @@ public final class Planner {
     // ------------------------------------------------------------------------------------------------ applied
 
     private static Plan applied(PlanInput in, ClusterView cluster, PolicySet set, List<RenderedObject> rendered,
-                                List<Finding> findings, ImpactStatus impact, List<String> held, int maxRepairs) {
+                                List<Finding> findings, ImpactStatus impact, List<String> held, int maxRepairs,
+                                List<ObjectNode> reports) {
         boolean appliedBefore = appliedAtThisGeneration(in);
         List<Write> writes = new ArrayList<>();
         List<ObjectResult> rows = new ArrayList<>();
@@ -186,7 +191,7 @@ public final class Planner {
         List<Removal> removals = set.prune() ? removals(in.name(), cluster, rendered) : List.of();
         LastAppliedStatus last = new LastAppliedStatus(in.generation(), in.set().path("spec").toString());
         return new Plan(in.generation(), Outcome.APPLIED, "", findings, writes, removals, rows, last, in.previous(),
-                impact, held);
+                impact, held, reports);
     }
 
     /** Objects labelled for the set that it no longer renders: bindings before policies, webhooks first. */
