@@ -6,6 +6,7 @@ import com.google.protobuf.ByteString;
 import dev.cel.common.values.NullValue;
 import dev.policyset.aps.core.cel.CelEvaluator;
 import dev.policyset.aps.core.cel.ExpressionKind;
+import dev.policyset.aps.core.cel.ObjectValue;
 import dev.policyset.aps.core.schema.Schema;
 import dev.policyset.aps.core.yaml.Yaml;
 
@@ -39,6 +40,10 @@ final class Mutations {
             if (r.failed()) {
                 return new Result(null, r.error());
             }
+            String mismatch = r.value() instanceof ObjectValue o ? typeMismatch(List.of(o)) : null;
+            if (mismatch != null) {
+                return new Result(null, mismatch);
+            }
             JsonNode patch = Yaml.mapper().valueToTree(plain(r.value()));
             if (!patch.isObject()) {
                 return new Result(null, "unsupported return type from ApplyConfiguration expression");
@@ -54,16 +59,48 @@ final class Mutations {
             if (r.failed()) {
                 return new Result(null, r.error());
             }
+            List<ObjectValue> values = new ArrayList<>();
+            if (r.value() instanceof List<?> ops) {
+                ops.forEach(op -> {
+                    if (op instanceof Map<?, ?> m && m.get("value") instanceof ObjectValue o) {
+                        values.add(o);
+                    }
+                });
+            }
+            String mismatch = typeMismatch(values);
+            if (mismatch != null) {
+                return new Result(null, mismatch);
+            }
             JsonPatches.Patched patched = JsonPatches.apply(object, r.value());
             return new Result(patched.object(), patched.error());
         }
         return new Result(null, "unsupported patchType '" + type + "'");
     }
 
-    /** A mutation's expression with a fresh budget of its own (each mutation is its own ForInput run upstream). */
+    /**
+     * A mutation's expression with a fresh budget of its own (each mutation is its own ForInput run upstream). An
+     * expression that does not compile, or whose type is not the mutation's ({@code plugin/cel/compile.go}: {@code
+     * must evaluate to Object but got Object.spec}), fails every request it is evaluated for: the patchers return
+     * {@code errors.Join(CompilationErrors()...)} before evaluating ({@code json_patch.go}, {@code smd.go}), the
+     * error's text without the {@code compilation error:} prefix validations get.
+     */
     private static Expressions evaluate(PolicyExpressions.Context context, ExpressionKind kind, String expression) {
+        String compileError = context.compileError(kind, expression);
+        if (compileError != null) {
+            return new Expressions(null, compileError);
+        }
         Expressions.ForInput evaluated = Expressions.forInput(context, kind, expression, CelEvaluator.CostBudget.perPolicy());
         return evaluated.outOfBudget() ? new Expressions(null, evaluated.error()) : evaluated.results().get(0);
+    }
+
+    /**
+     * {@code CheckTypeNamesMatchFieldPathNames} on an apply configuration or each JSONPatch value built with an
+     * initializer ({@code smd.go}, {@code json_patch.go}): {@code type mismatch: <errors joined by newlines>}.
+     */
+    private static String typeMismatch(List<ObjectValue> values) {
+        List<String> errors = new ArrayList<>();
+        values.forEach(v -> errors.addAll(v.typeNameMismatches()));
+        return errors.isEmpty() ? null : "type mismatch: " + String.join("\n", errors);
     }
 
     /** A CEL result as JSON-able Java: maps, lists, strings, numbers, booleans, null; bytes as base64. */
