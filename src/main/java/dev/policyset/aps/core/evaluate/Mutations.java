@@ -90,7 +90,9 @@ final class Mutations {
             if (mismatch != null) {
                 return new Result(null, mismatch);
             }
-            JsonPatches.Patched patched = JsonPatches.apply(object, r.value());
+            Object ops = r.value();
+            JsonPatches.Patched patched = builtin == null ? JsonPatches.apply(object, ops)
+                    : TypedEncoding.apply(object, builtin, encoded -> JsonPatches.apply(encoded, ops));
             if (patched.error() == null && builtin != null) {
                 String strict = strictDecodingError(object, patched.object(), builtin);
                 if (strict != null) {
