@@ -1,5 +1,7 @@
 package dev.policyset.aps.cli;
 
+import dev.policyset.aps.core.cel.CelChecker;
+import dev.policyset.aps.core.cel.KubernetesCelChecker;
 import dev.policyset.aps.core.evaluate.suite.CaseResult;
 import dev.policyset.aps.core.evaluate.suite.Kaptest;
 import dev.policyset.aps.core.evaluate.suite.PolicyTest;
@@ -43,6 +45,8 @@ final class TestRun {
         }
     }
 
+    private static final CelChecker CEL = new KubernetesCelChecker();
+
     private TestRun() {}
 
     /**
@@ -67,7 +71,7 @@ final class TestRun {
                 continue;
             }
             withTests.add(d.source());
-            files.add(new FileResult(test, test.runnable() ? TestRunner.run(test) : List.of()));
+            files.add(new FileResult(test, test.runnable() ? RefusedObjects.judge(test, TestRunner.run(test), CEL) : List.of()));
         }
         // a file named on the command line must be a test file; directories may hold anything else
         for (Path p : paths) {

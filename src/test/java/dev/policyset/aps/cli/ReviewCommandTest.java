@@ -151,7 +151,7 @@ class ReviewCommandTest {
                 {"/no-response", "response: webhook response was absent"},
                 {"/not-json", "body: the response body is not JSON"},
                 {"/patch-without-type", "webhook returned response.patch but not response.patchType"},
-                {"/patch-does-not-apply", "the patch does not apply to the object: operation 0: unable to remove nonexistent key: /spec/missing"},
+                {"/patch-does-not-apply", "the patch does not apply to the object: error in remove for path: '/spec/missing': Unable to remove nonexistent key: missing: missing value"},
                 {"/error", "http.status: HTTP 500: the API server treats any status outside 200-206 as a failed call"},
                 {"/wrong-version", "expected webhook response of admission.k8s.io/v1, Kind=AdmissionReview, got admission.k8s.io/v1beta1, Kind=AdmissionReview"},
         };

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 
 import static dev.policyset.aps.cli.RenderCommandTest.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -93,6 +94,27 @@ class TestCommandTest {
         assertTrue(r.out().contains("wrong-expectation.test.yaml:8)"), r.out());
         assertTrue(r.out().contains("verdict: expected denied, got allowed"), r.out());
         assertTrue(r.out().contains("reason: expected Forbidden, got (none)"), r.out());
+    }
+
+    /**
+     * A case that loads a policy the API server refuses to create fails with the server's reason, whatever it
+     * expected (the expectations in that file hold for the mutation's evaluation, and would pass without the check);
+     * the same policies fixed pass in aps-test/mutating-server-semantics.
+     */
+    @Test
+    void aCaseAgainstAPolicyTheServerRefusesFailsWithTheRefusal() throws IOException {
+        RenderCommandTest.Run r = run("test", "-o", "json", "src/test/resources/aps-test-failing/refused-mutations");
+        assertEquals(ExitCodes.FINDINGS, r.exit(), r.out() + r.err());
+        JsonNode cases = JSON.readTree(r.out()).path("files").get(0).path("cases");
+        assertEquals(3, cases.size());
+        for (JsonNode c : cases) {
+            assertFalse(c.path("passed").asBoolean(), c.toString());
+            assertTrue(c.path("differences").get(0).asText().startsWith("the API server refuses to create "
+                    + "MutatingAdmissionPolicy/wrong-root-type: spec.mutations[0].applyConfiguration.expression: Invalid value: "
+                    + "\"Object.spec{replicas: 3}\": must evaluate to Object but got Object.spec"), c.toString());
+            assertEquals(3, java.util.stream.StreamSupport.stream(c.path("differences").spliterator(), false)
+                    .filter(d -> d.asText().startsWith("the API server refuses to create")).count(), c.toString());
+        }
     }
 
     @Test

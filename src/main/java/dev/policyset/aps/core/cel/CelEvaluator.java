@@ -323,7 +323,8 @@ public final class CelEvaluator {
         }
         if (v instanceof Map<?, ?> m && m.values().stream().anyMatch(x -> x instanceof JsonPatchValue
                 || x instanceof Map || x instanceof List)) {
-            Map<Object, Object> out = new LinkedHashMap<>();
+            Map<Object, Object> out = m instanceof ObjectValue o ? new ObjectValue(o.typeName(), Map.of())
+                    : new LinkedHashMap<>();
             m.forEach((k, x) -> out.put(k, fromCel(x)));
             return out;
         }

@@ -243,7 +243,7 @@ public final class KubernetesCelEnvironment {
             cb.addLibraries(MutationLibrary.INSTANCE);
             rb.addLibraries(MutationLibrary.INSTANCE);
             rb.setValueProvider((typeName, fields) -> Optional.of(typeName.equals(MutationLibrary.JSON_PATCH.name())
-                    ? new JsonPatchValue(fields) : new LinkedHashMap<>(fields)));
+                    ? new JsonPatchValue(fields) : new ObjectValue(typeName, fields)));
         } else {
             // Struct construction of the request/namespace types is not allowed upstream either; a value
             // provider is still needed by the planner for any struct literal that type-checks.

@@ -50,7 +50,7 @@ public final class AdmissionSimulator {
         AdmissionRequest afterMutation = mutated.object() == null ? request : request.withObject(mutated.object());
         List<String> webhooks = webhooks(config, afterMutation, fixtures);
         if (mutated.rejection() != null) {
-            return new AdmissionOutcome(false, 403, mutated.rejectionReason(), mutated.rejection(), warnings, audit,
+            return new AdmissionOutcome(false, mutated.code(), mutated.rejectionReason(), mutated.rejection(), warnings, audit,
                     afterMutation.object(), webhooks, errors, trace);
         }
 

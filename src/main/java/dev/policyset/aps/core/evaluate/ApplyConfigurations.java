@@ -58,6 +58,9 @@ final class ApplyConfigurations {
     /** Built-in atomic structs ({@code structType=atomic}: label selectors of workloads). */
     private static final Set<String> ATOMIC_STRUCTS = Set.of("selector");
 
+    /** {@code smd.go: ApplyStructuredMergeDiff} when the type converter refuses the patch. */
+    static final String UNDECLARED_PREFIX = "error applying patch: failed to convert patch object to typed object: ";
+
     private ApplyConfigurations() {}
 
     /** The merged object, or the error the API server gives (then nothing is changed). */
@@ -83,7 +86,7 @@ final class ApplyConfigurations {
         findAtomics("", patch, schema, atomics, undeclared);
         if (!undeclared.isEmpty()) {
             // structured-merge-diff's ObjectToTyped validation (typed/validate.go: field not declared in schema)
-            return new Merged(null, "error applying patch: failed to convert patch object to typed object: "
+            return new Merged(null, UNDECLARED_PREFIX
                     + String.join(", ", undeclared.stream().map(p -> p + ": field not declared in schema").toList()));
         }
         if (!atomics.isEmpty()) {

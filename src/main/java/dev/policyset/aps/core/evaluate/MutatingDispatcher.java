@@ -8,6 +8,8 @@ import dev.policyset.aps.core.intercept.Verdict;
 import dev.policyset.aps.core.model.AdmissionKind;
 import dev.policyset.aps.core.model.KubeVersion;
 import dev.policyset.aps.core.render.RenderedObject;
+import dev.policyset.aps.core.intercept.KubeResources;
+import dev.policyset.aps.core.schema.BuiltinSchemas;
 import dev.policyset.aps.core.schema.GroupVersionKind;
 import dev.policyset.aps.core.schema.Schema;
 
@@ -34,7 +36,8 @@ import java.util.Set;
  * {@code policy '<p>' with binding '<b>' denied request: <error>} (403, reason Invalid).
  */
 final class MutatingDispatcher {
-    record Result(ObjectNode object, String rejection, String rejectionReason, List<String> errors, List<String> trace) {}
+    record Result(ObjectNode object, String rejection, String rejectionReason, int code, List<String> errors,
+                  List<String> trace) {}
 
     private record Invocation(RenderedObject policy, RenderedObject binding, ObjectNode param, PolicyExpressions expressions) {
         String key() {
@@ -121,7 +124,13 @@ final class MutatingDispatcher {
                 for (int i = 0; i < mutations.size(); i++) {
                     context.use(Activations.of(r.withObject(object), inv.param(), namespaceObject, fixtures));
                     Mutations.Result m = Mutations.apply(mutations.get(i), object, r.group(), schemaOf(config, object),
-                            context);
+                            builtinSchemaOf(object), context);
+                    if (m.internal()) {
+                        // dispatcher.go: a StatusError from a patcher ends the dispatch, whatever the failurePolicy
+                        errors.add(at + ": mutations[" + i + "]: " + m.error());
+                        trace.add(at + ": " + m.error() + " (an internal error: the request fails whatever the failurePolicy)");
+                        return new Result(object, m.error(), "InternalError", 500, errors, trace);
+                    }
                     if (m.error() != null) {
                         errors.add(at + ": mutations[" + i + "]: " + m.error());
                         fail(null, failures, fail, at, inv.policy(), inv.binding(), m.error(), trace);
@@ -138,9 +147,9 @@ final class MutatingDispatcher {
             }
         }
         if (!failures.isEmpty()) {
-            return new Result(object, failures.get(0), "Invalid", errors, trace);
+            return new Result(object, failures.get(0), "Invalid", 403, errors, trace);
         }
-        return new Result(object, null, null, errors, trace);
+        return new Result(object, null, null, 0, errors, trace);
     }
 
     /**
@@ -154,6 +163,19 @@ final class MutatingDispatcher {
             return null;
         }
         return config.schemas().schema(GroupVersionKind.of(apiVersion, kind)).orElse(null);
+    }
+
+    /**
+     * The built-in kind's schema (the fabric8 model's, {@code BuiltinSchemas}): what the API server's typed decoding
+     * of a patched object and its type converter know of the kind's fields; null for other kinds.
+     */
+    private static Schema builtinSchemaOf(ObjectNode object) {
+        String apiVersion = object.path("apiVersion").asText("");
+        String kind = object.path("kind").asText("");
+        if (apiVersion.isEmpty() || kind.isEmpty() || !KubeResources.isBuiltinGroup(GroupVersionKind.of(apiVersion, kind).group())) {
+            return null;
+        }
+        return BuiltinSchemas.instance().schema(GroupVersionKind.of(apiVersion, kind)).orElse(null);
     }
 
     /** Records a PolicyError: in {@code errors} (when not already there) and, under Fail, as a rejection. */

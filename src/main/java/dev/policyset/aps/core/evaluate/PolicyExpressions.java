@@ -127,6 +127,18 @@ public final class PolicyExpressions {
         public CelEvaluator.Result evaluate(ExpressionKind kind, String expression) {
             return run().evaluate(kind, expression);
         }
+
+        /**
+         * Why the API server's compiler refuses {@code expression} as a {@code kind}, or null: a compile error, or
+         * a result type other than the kind's ({@code plugin/cel/compile.go}: {@code must evaluate to X but got Y}).
+         */
+        public String compileError(ExpressionKind kind, String expression) {
+            KubernetesCelEnvironment.Compiled compiled = environment(variables, kind).compile(expression);
+            if (!compiled.ok()) {
+                return compiled.error();
+            }
+            return KubernetesCelChecker.resultTypeError(kind, compiled.resultType()).orElse(null);
+        }
     }
 
     /** The evaluation state of one run: variable values, failures and the cost of computing them. */
