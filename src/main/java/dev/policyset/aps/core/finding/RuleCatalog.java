@@ -49,6 +49,7 @@ public final class RuleCatalog {
         rule("APS403", Severity.ERROR, "The set claims an object it does not own");
         rule("APS404", Severity.ERROR, "Two objects of the same kind and name in one input");
         rule("APS405", Severity.WARNING, "Another field manager keeps writing a field the set renders (contested field)");
+        rule("APS406", Severity.WARNING, "Pod-controller autogen is asked for a policy that does not match Pods alone: nothing is rendered for the controllers");
         rule("APS501", Severity.WARNING, "A service webhook has no caBundle and nothing says who injects it");
         rule("APS601", Severity.WARNING, "The cluster's type check of an applied ValidatingAdmissionPolicy warns");
         rule("APS602", Severity.WARNING, "An expression refers to a field the matched resource's schema does not have, or uses it with the wrong type");

@@ -76,10 +76,28 @@ public final class TestRunner {
         if (e.objectContains() != null) {
             ObjectDiff.diff(e.objectContains(), o.object(), true).forEach(x -> d.add("object " + x));
         }
+        if (e.decisions() != null) {
+            e.decisions().forEach(x -> d.addAll(compare(x, o)));
+        }
         if (!d.isEmpty() && !o.errors().isEmpty()) {
             o.errors().forEach(x -> d.add("evaluation error: " + x));
         }
         return d;
+    }
+
+    /** A policy's decision whatever its bindings' actions: violated or not, and with which message. */
+    static List<String> compare(Expectation.Decision e, AdmissionOutcome o) {
+        List<String> messages = o.violations().stream().filter(v -> v.policy().equals(e.policy()))
+                .map(AdmissionOutcome.Violation::message).toList();
+        if (messages.isEmpty() == e.violated()) {
+            return List.of("decisions." + e.policy() + ": expected " + (e.violated() ? "violated" : "not violated")
+                    + ", got " + (messages.isEmpty() ? "not violated" : "violated: " + messages));
+        }
+        if (e.violated() && e.message() != null && !messages.contains(e.message())) {
+            return List.of("decisions." + e.policy() + " message:\n    expected: " + e.message() + "\n    actual:   "
+                    + String.join("\n              ", messages));
+        }
+        return List.of();
     }
 
     private static String verdict(boolean allowed) {
