@@ -68,6 +68,12 @@ public final class RuleCatalog {
         rule("input/Skipped", Severity.INFO, "A document that is not an admission object or an AdmissionPolicySet");
         rule("input/Unprocessable", Severity.ERROR, "A document whose structure could not be processed");
         rule("input/TooLarge", Severity.ERROR, "An input over the 16 MiB limit, refused before it is parsed");
+        // aps import (docs/import.md): what another engine's policy or test has that no native form can carry
+        rule("import/Rego", Severity.ERROR, "A Gatekeeper ConstraintTemplate with Rego code only");
+        rule("import/NoTemplate", Severity.WARNING, "A Gatekeeper constraint whose template is not among the inputs");
+        rule("import/EnforcementAction", Severity.ERROR, "A Gatekeeper constraint's enforcementAction has no validation action");
+        rule("import/Duplicate", Severity.WARNING, "Two imported objects of one kind and name: only the first is imported");
+        rule("import/Test", Severity.WARNING, "A test or test case of the engine that is not converted");
     }
 
     private static void rule(String id, Severity severity, String summary) {

@@ -23,8 +23,9 @@ public record Expectation(Boolean allowed, String message, String messageContain
                           JsonNode objectContains, String kaptest, String policy,
                           List<Decision> decisions) {
     /**
-     * A policy's decision: {@code violated} true when at least one of its validations failed (through any binding);
-     * {@code message}, when given, must be the message of one of them.
+     * A policy's decision over its failed validations (through any binding), each part checked when given: of those
+     * whose message matches the regular expression {@code messageMatches} (all when absent), {@code violated}: at
+     * least one; {@code count}: exactly this many; {@code message}: one of them has exactly this message.
      */
-    public record Decision(String policy, boolean violated, String message) {}
+    public record Decision(String policy, Boolean violated, Integer count, String message, String messageMatches) {}
 }

@@ -340,18 +340,31 @@ public final class PolicyTestReader {
         }
         List<Expectation.Decision> decisions = new ArrayList<>();
         if (!list.isArray()) {
-            problem(at, at + " must be a list of {policy, violated, message}");
+            problem(at, at + " must be a list of {policy, violated or count, message, messageMatches}");
             return decisions;
         }
         for (int i = 0; i < list.size(); i++) {
             JsonNode d = list.get(i);
             String where = at + "[" + i + "]";
-            if (!d.isObject() || !d.path("policy").isTextual() || !d.path("violated").isBoolean()) {
-                problem(where, where + " must have policy (a ValidatingAdmissionPolicy name) and violated (true or false)");
+            if (!d.isObject() || !d.path("policy").isTextual()
+                    || !(d.path("violated").isBoolean() || d.path("count").canConvertToInt())) {
+                problem(where, where + " must have policy (a ValidatingAdmissionPolicy name) and violated (true or false) "
+                        + "or count (a number of failed validations)");
                 continue;
             }
-            unknownFields(d, Set.of("policy", "violated", "message"), where);
-            decisions.add(new Expectation.Decision(d.get("policy").asText(), d.get("violated").asBoolean(), text(d, "message")));
+            unknownFields(d, Set.of("policy", "violated", "count", "message", "messageMatches"), where);
+            String matches = text(d, "messageMatches");
+            if (matches != null) {
+                try {
+                    java.util.regex.Pattern.compile(matches);
+                } catch (java.util.regex.PatternSyntaxException x) {
+                    problem(where + ".messageMatches", "messageMatches is not a regular expression: " + x.getDescription());
+                    continue;
+                }
+            }
+            decisions.add(new Expectation.Decision(d.get("policy").asText(),
+                    d.has("violated") ? d.get("violated").asBoolean() : null,
+                    d.has("count") ? d.get("count").asInt() : null, text(d, "message"), matches));
         }
         return decisions;
     }

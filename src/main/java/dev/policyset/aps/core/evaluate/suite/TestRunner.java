@@ -85,19 +85,26 @@ public final class TestRunner {
         return d;
     }
 
-    /** A policy's decision whatever its bindings' actions: violated or not, and with which message. */
+    /** A policy's decision whatever its bindings' actions: violated or not, how often, with which message. */
     static List<String> compare(Expectation.Decision e, AdmissionOutcome o) {
-        List<String> messages = o.violations().stream().filter(v -> v.policy().equals(e.policy()))
+        List<String> all = o.violations().stream().filter(v -> v.policy().equals(e.policy()))
                 .map(AdmissionOutcome.Violation::message).toList();
-        if (messages.isEmpty() == e.violated()) {
-            return List.of("decisions." + e.policy() + ": expected " + (e.violated() ? "violated" : "not violated")
-                    + ", got " + (messages.isEmpty() ? "not violated" : "violated: " + messages));
+        java.util.regex.Pattern pattern = e.messageMatches() == null ? null : java.util.regex.Pattern.compile(e.messageMatches());
+        List<String> messages = pattern == null ? all : all.stream().filter(m -> pattern.matcher(m).find()).toList();
+        String what = "decisions." + e.policy() + (pattern == null ? "" : " (messages matching /" + e.messageMatches() + "/)");
+        String got = all.isEmpty() ? "not violated" : "violated: " + all;
+        List<String> d = new ArrayList<>();
+        if (e.violated() != null && messages.isEmpty() == e.violated()) {
+            d.add(what + ": expected " + (e.violated() ? "violated" : "not violated") + ", got " + got);
         }
-        if (e.violated() && e.message() != null && !messages.contains(e.message())) {
-            return List.of("decisions." + e.policy() + " message:\n    expected: " + e.message() + "\n    actual:   "
-                    + String.join("\n              ", messages));
+        if (e.count() != null && messages.size() != e.count()) {
+            d.add(what + ": expected " + e.count() + " failed validation(s), got " + messages.size() + " (" + got + ")");
         }
-        return List.of();
+        if (e.message() != null && !all.contains(e.message())) {
+            d.add("decisions." + e.policy() + " message:\n    expected: " + e.message() + "\n    actual:   "
+                    + (all.isEmpty() ? "(not violated)" : String.join("\n              ", all)));
+        }
+        return d;
     }
 
     private static String verdict(boolean allowed) {
