@@ -16,7 +16,7 @@ import java.util.stream.Collectors;
         versionProvider = ApsCommand.Version.class,
         description = "Render, validate and test AdmissionPolicySets and admission objects without a cluster; review a webhook's answers.",
         subcommands = {RenderCommand.class, ValidateCommand.class, TestCommand.class, ChainCommand.class, ReviewCommand.class,
-                ImpactCommand.class,
+                ImpactCommand.class, ImportCommand.class,
                 ExplainCommand.class, CompletionCommand.class,
                 CommandLine.HelpCommand.class},
         footer = {"", "Examples:",

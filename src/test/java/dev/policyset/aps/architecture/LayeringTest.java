@@ -45,7 +45,7 @@ class LayeringTest {
             List.of("core/evaluate", "core/chain", "core/status"),
             // judging: validation, impact of existing objects, webhook answers
             List.of("core/validate", "core/impact", "core/review"),
-            List.of("core/plan"),
+            List.of("core/plan", "core/importer"),
             // the two shells
             List.of("cli", "operator"),
             List.of("cli/bench"));

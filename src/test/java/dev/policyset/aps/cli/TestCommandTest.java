@@ -174,6 +174,36 @@ class TestCommandTest {
     }
 
     @Test
+    void aPolicysDecisionIsCheckedWhateverItsBindingsActions(@TempDir Path dir) throws IOException {
+        // the binding only audits: the request is admitted, the policy is still violated
+        Files.copy(Path.of("src/test/resources/aps-test/autogen/policies.yaml"), dir.resolve("policies.yaml"));
+        Files.writeString(dir.resolve("wrong.test.yaml"), """
+                apiVersion: aps.policyset.dev/v1alpha1
+                kind: PolicyTest
+                metadata: {name: wrong-decision}
+                policies: [policies.yaml]
+                fixtures:
+                  namespaces: [{name: shop, labels: {tier: apps}}]
+                cases:
+                  - name: claims the pod passes
+                    object:
+                      apiVersion: v1
+                      kind: Pod
+                      metadata: {name: web, namespace: shop, labels: {app: web}}
+                      spec: {hostNetwork: true, containers: [{name: web, image: nginx}]}
+                    expect:
+                      allowed: true
+                      decisions:
+                        - {policy: disallow-host-network, violated: false}
+                        - {policy: disallow-host-network-autogen, violated: false}
+                """);
+        RenderCommandTest.Run r = run("test", dir.resolve("wrong.test.yaml").toString());
+        assertEquals(ExitCodes.FINDINGS, r.exit(), r.out() + r.err());
+        assertTrue(r.out().contains("decisions.disallow-host-network: expected not violated, got violated: [pod web uses the host network]"), r.out());
+        assertTrue(!r.out().contains("decisions.disallow-host-network-autogen"), r.out());
+    }
+
+    @Test
     void webhooksThatWouldAlsoInterceptAreNoted() {
         RenderCommandTest.Run r = run("test", "src/test/resources/aps-test/validating");
         assertTrue(r.out().contains("note: also intercepted by webhook ValidatingWebhookConfiguration/service-checker"), r.out());

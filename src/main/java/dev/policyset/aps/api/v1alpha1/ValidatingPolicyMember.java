@@ -22,8 +22,16 @@ public class ValidatingPolicyMember extends Member {
     @ValidationRule(value = AdmissionPolicySetSpec.UNIQUE_NAMES, message = "binding names must be unique")
     private List<ValidatingBindingMember> bindings;
 
+    @JsonPropertyDescription("Pod-controller autogen: for a policy that matches only Pods (v1 pods, no objectSelector, "
+            + "excludeResourceRules or resourceNames), also render <name>-autogen for the listed controllers with "
+            + "spec.template (object.spec -> object.spec.template.spec) and <name>-autogen-cronjobs for CronJobs "
+            + "(spec.jobTemplate.spec.template), each with the member's bindings. Default off.")
+    private Autogen autogen;
+
     public ValidatingAdmissionPolicySpec getPolicy() { return policy; }
     public void setPolicy(ValidatingAdmissionPolicySpec policy) { this.policy = policy; }
     public List<ValidatingBindingMember> getBindings() { return bindings; }
     public void setBindings(List<ValidatingBindingMember> bindings) { this.bindings = bindings; }
+    public Autogen getAutogen() { return autogen; }
+    public void setAutogen(Autogen autogen) { this.autogen = autogen; }
 }

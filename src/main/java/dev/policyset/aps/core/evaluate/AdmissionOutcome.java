@@ -18,15 +18,29 @@ import java.util.Map;
  * @param webhooks         {@code Kind/name: webhook} of each webhook that would also be called (not evaluated offline)
  * @param errors           every expression or configuration error met, including ignored ones ({@code failurePolicy: Ignore})
  * @param trace            one line per policy, binding and param considered, saying what happened
+ * @param violations       every failed validation of every ValidatingAdmissionPolicy applied, whatever its
+ *                         binding's validationActions: the policy's own decision, which engines' tests assert
  */
 public record AdmissionOutcome(boolean allowed, int code, String reason, String message, List<String> warnings,
                                Map<String, String> auditAnnotations, ObjectNode object, List<String> webhooks,
-                               List<String> errors, List<String> trace) {
+                               List<String> errors, List<String> trace,
+                               List<Violation> violations) {
+    /** One failed validation: the policy, the binding, and the message. */
+    public record Violation(String policy, String binding, String message) {}
+
     public AdmissionOutcome {
+        violations = List.copyOf(violations);
         warnings = List.copyOf(warnings);
         auditAnnotations = Map.copyOf(auditAnnotations);
         webhooks = List.copyOf(webhooks);
         errors = List.copyOf(errors);
         trace = List.copyOf(trace);
+    }
+
+    /** An outcome reached before any validating policy ran (a mutation's rejection, a server's answer). */
+    public AdmissionOutcome(boolean allowed, int code, String reason, String message, List<String> warnings,
+                            Map<String, String> auditAnnotations, ObjectNode object, List<String> webhooks,
+                            List<String> errors, List<String> trace) {
+        this(allowed, code, reason, message, warnings, auditAnnotations, object, webhooks, errors, trace, List.of());
     }
 }

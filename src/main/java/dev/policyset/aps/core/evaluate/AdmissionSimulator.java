@@ -59,6 +59,7 @@ public final class AdmissionSimulator {
         trace.addAll(validated.trace());
         warnings.addAll(validated.warnings());
         audit.putAll(validated.auditAnnotations());
+        List<AdmissionOutcome.Violation> violations = violations(validated);
         if (!validated.denials().isEmpty()) {
             ValidatingDispatcher.Denial first = validated.denials().get(0);
             String message = first.binding() == null
@@ -67,9 +68,23 @@ public final class AdmissionSimulator {
                     + "' denied request: " + first.message();
             String reason = first.reason() == null || first.reason().isEmpty() ? "Invalid" : first.reason();
             return new AdmissionOutcome(false, reasonToCode(reason), reason, forbidden(afterMutation, message),
-                    warnings, audit, afterMutation.object(), webhooks, errors, trace);
+                    warnings, audit, afterMutation.object(), webhooks, errors, trace, violations);
         }
-        return new AdmissionOutcome(true, 0, "", "", warnings, audit, afterMutation.object(), webhooks, errors, trace);
+        return new AdmissionOutcome(true, 0, "", "", warnings, audit, afterMutation.object(), webhooks, errors, trace,
+                violations);
+    }
+
+    /** The failed validations of every binding that matched, before validationActions. */
+    private static List<AdmissionOutcome.Violation> violations(ValidatingDispatcher.Result validated) {
+        List<AdmissionOutcome.Violation> violations = new ArrayList<>();
+        for (ValidatingDispatcher.BindingOutcome o : validated.outcomes()) {
+            if (o.matched()) {
+                o.decisions().stream().filter(PolicyDecision::deny)
+                        .forEach(d -> violations.add(new AdmissionOutcome.Violation(o.policy(), o.binding(), d.message())));
+                o.alwaysDenied().forEach(m -> violations.add(new AdmissionOutcome.Violation(o.policy(), o.binding(), m)));
+            }
+        }
+        return violations;
     }
 
     /** {@code validating/dispatcher.go: reasonToCode}. */

@@ -49,6 +49,7 @@ public final class RuleCatalog {
         rule("APS403", Severity.ERROR, "The set claims an object it does not own");
         rule("APS404", Severity.ERROR, "Two objects of the same kind and name in one input");
         rule("APS405", Severity.WARNING, "Another field manager keeps writing a field the set renders (contested field)");
+        rule("APS406", Severity.WARNING, "Pod-controller autogen is asked for a policy that does not match Pods alone: nothing is rendered for the controllers");
         rule("APS501", Severity.WARNING, "A service webhook has no caBundle and nothing says who injects it");
         rule("APS601", Severity.WARNING, "The cluster's type check of an applied ValidatingAdmissionPolicy warns");
         rule("APS602", Severity.WARNING, "An expression refers to a field the matched resource's schema does not have, or uses it with the wrong type");
@@ -67,6 +68,12 @@ public final class RuleCatalog {
         rule("input/Skipped", Severity.INFO, "A document that is not an admission object or an AdmissionPolicySet");
         rule("input/Unprocessable", Severity.ERROR, "A document whose structure could not be processed");
         rule("input/TooLarge", Severity.ERROR, "An input over the 16 MiB limit, refused before it is parsed");
+        // aps import (docs/import.md): what another engine's policy or test has that no native form can carry
+        rule("import/Rego", Severity.ERROR, "A Gatekeeper ConstraintTemplate with Rego code only");
+        rule("import/NoTemplate", Severity.WARNING, "A Gatekeeper constraint whose template is not among the inputs");
+        rule("import/EnforcementAction", Severity.ERROR, "A Gatekeeper constraint's enforcementAction has no validation action");
+        rule("import/Duplicate", Severity.WARNING, "Two imported objects of one kind and name: only the first is imported");
+        rule("import/Test", Severity.WARNING, "A test or test case of the engine that is not converted");
     }
 
     private static void rule(String id, Severity severity, String summary) {

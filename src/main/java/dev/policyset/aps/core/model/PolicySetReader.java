@@ -3,10 +3,13 @@ package dev.policyset.aps.core.model;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.policyset.aps.api.v1alpha1.PodController;
 import dev.policyset.aps.core.finding.Finding;
+import dev.policyset.aps.core.finding.Severity;
 import dev.policyset.aps.core.schema.UnknownFields;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -89,7 +92,7 @@ public final class PolicySetReader {
         boolean prune = readBoolean(spec, "prune", true);
         boolean paused = readBoolean(spec, "paused", false);
         String deletion = readEnum(spec, "deletionPolicy", "spec.deletionPolicy", List.of("Delete", "Orphan"), "Delete");
-        if (!findings.isEmpty()) {
+        if (findings.stream().anyMatch(f -> f.severity() == Severity.ERROR)) {
             return new Result(Optional.empty(), findings);
         }
         PolicySet set = new PolicySet(name, defaults, safety, validating, mutating, validatingWebhooks,
@@ -230,9 +233,42 @@ public final class PolicySetReader {
             Optional<List<BindingMember>> bindings = readList(m, "bindings", path + ".bindings") == null
                     ? Optional.empty()
                     : Optional.of(readMembers(m, path, "bindings", "name and spec", this::readBinding));
+            List<String> podControllers = field.equals("validatingPolicies") ? podControllers(m, path) : List.of();
+            if (!podControllers.isEmpty()) {
+                PodControllers.ineligibility(policy).ifPresent(why -> findings.add(Finding.warning("APS406", object,
+                        path + ".autogen", "autogen.podControllers is set but no controller policy is rendered: " + why
+                        + "; autogen needs a policy that matches v1 pods alone (one resourceRule, no objectSelector, "
+                        + "excludeResourceRules or resourceNames): narrow the matchConstraints to pods or remove autogen")));
+            }
             return new PolicyMember(name, path, stringMap(m, "labels", path), stringMap(m, "annotations", path),
-                    (ObjectNode) policy, bindings);
+                    (ObjectNode) policy, bindings, podControllers);
         });
+    }
+
+    /** {@code autogen.podControllers}: each a known controller, once. */
+    private List<String> podControllers(JsonNode member, String path) {
+        JsonNode autogen = member.get("autogen");
+        if (autogen == null || autogen.isNull()) {
+            return List.of();
+        }
+        if (!autogen.isObject()) {
+            invalid(path + ".autogen", "must be an object with podControllers");
+            return List.of();
+        }
+        List<String> allowed = Arrays.stream(PodController.values()).map(Enum::name).toList();
+        List<String> controllers = new ArrayList<>();
+        List<String> given = readStrings(autogen, "podControllers", path + ".autogen.podControllers", List.of());
+        for (int i = 0; i < given.size(); i++) {
+            String at = path + ".autogen.podControllers[" + i + "]";
+            if (!allowed.contains(given.get(i))) {
+                notSupported(at, given.get(i), allowed);
+            } else if (controllers.contains(given.get(i))) {
+                duplicate(at, given.get(i));
+            } else {
+                controllers.add(given.get(i));
+            }
+        }
+        return controllers;
     }
 
     private BindingMember readBinding(JsonNode b, String path, String name) {

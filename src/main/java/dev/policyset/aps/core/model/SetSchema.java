@@ -56,6 +56,7 @@ final class SetSchema {
         Schema validatingPolicy = member()
                 .property("policy", model.schemaOf(ValidatingAdmissionPolicySpec.class))
                 .property("bindings", array(validatingBinding))
+                .property("autogen", object().property("podControllers", STRINGS).build())
                 .build();
         Schema mutatingPolicy = member()
                 .property("policy", model.schemaOf(MutatingAdmissionPolicySpec.class))

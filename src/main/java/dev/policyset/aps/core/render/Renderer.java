@@ -8,6 +8,7 @@ import dev.policyset.aps.core.model.AdmissionKind;
 import dev.policyset.aps.core.model.BindingMember;
 import dev.policyset.aps.core.model.Member;
 import dev.policyset.aps.core.model.PolicyMember;
+import dev.policyset.aps.core.model.PodControllers;
 import dev.policyset.aps.core.model.PolicySet;
 import dev.policyset.aps.core.model.SetDefaults;
 import dev.policyset.aps.core.model.WebhookMember;
@@ -45,6 +46,7 @@ public final class Renderer {
         for (PolicyMember p : set.validatingPolicies()) {
             out.add(toValidatingAdmissionPolicy(p));
             bindingsOf(p).forEach(b -> out.add(toValidatingBinding(p, b)));
+            out.addAll(toPodControllerPolicies(p));
         }
         for (PolicyMember p : set.mutatingPolicies()) {
             out.add(toMutatingAdmissionPolicy(p));
@@ -74,6 +76,34 @@ public final class Renderer {
         }
         excludeNamespaces(spec);
         return object(AdmissionKind.VALIDATING_ADMISSION_POLICY_BINDING, "v1", b, spec);
+    }
+
+    /**
+     * The member's policy and bindings once more per pod-template shape of its {@code autogen.podControllers}
+     * ({@link PodControllerAutogen}); nothing when autogen is off or the policy does not match Pods alone (the
+     * validator says so).
+     */
+    List<RenderedObject> toPodControllerPolicies(PolicyMember p) {
+        List<RenderedObject> out = new ArrayList<>();
+        if (p.podControllers().isEmpty() || PodControllers.ineligibility(p.policy()).isPresent()) {
+            return out;
+        }
+        PodControllers.byShape(p.podControllers()).forEach((shape, controllers) -> {
+            String policyName = Names.autogenName(p.name(), shape);
+            PolicyMember policy = new PolicyMember(policyName, p.path() + ".autogen", p.labels(), p.annotations(),
+                    PodControllerAutogen.policySpec(p.policy(), shape, controllers), p.bindings(), List.of());
+            out.add(toValidatingAdmissionPolicy(policy));
+            for (BindingMember b : bindingsOf(p)) {
+                ObjectNode spec = JSON.objectNode().put("policyName", policyName);
+                if (b.spec() != null) {
+                    b.spec().fields().forEachRemaining(f -> spec.putIfAbsent(f.getKey(), f.getValue().deepCopy()));
+                }
+                PodControllerAutogen.retargetBinding(spec, controllers);
+                out.add(toValidatingBinding(policy, new BindingMember(Names.autogenName(b.name(), shape),
+                        b.path(), b.labels(), b.annotations(), spec)));
+            }
+        });
+        return out;
     }
 
     RenderedObject toMutatingAdmissionPolicy(PolicyMember p) {

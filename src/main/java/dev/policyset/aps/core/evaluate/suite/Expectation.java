@@ -15,8 +15,17 @@ import java.util.Map;
  * @param object           the object after all mutations, exactly
  * @param objectContains   a partial object: every field given must be there with this value (lists element-wise)
  * @param kaptest          a kaptest verdict (admit, deny, skip, error) for a policy ({@link #policy})
+ * @param decisions        per named policy, whether it was violated whatever its bindings' validationActions
+ *                         (the verdict policy engines' own tests give), and optionally with which message
  */
 public record Expectation(Boolean allowed, String message, String messageContains, String reason, Integer code,
                           List<String> warnings, Map<String, String> auditAnnotations, JsonNode object,
-                          JsonNode objectContains, String kaptest, String policy) {
+                          JsonNode objectContains, String kaptest, String policy,
+                          List<Decision> decisions) {
+    /**
+     * A policy's decision over its failed validations (through any binding), each part checked when given: of those
+     * whose message matches the regular expression {@code messageMatches} (all when absent), {@code violated}: at
+     * least one; {@code count}: exactly this many; {@code message}: one of them has exactly this message.
+     */
+    public record Decision(String policy, Boolean violated, Integer count, String message, String messageMatches) {}
 }

@@ -184,7 +184,7 @@ public final class Kaptest {
         AdmissionRequest request = errors.isEmpty()
                 ? Requests.build(operation, object, oldObject, null, "", null, null, user, true, null) : null;
         Fixtures fixtures = new Fixtures(namespaces, params, null);
-        Expectation expectation = new Expectation(null, null, null, null, null, null, null, null, null, expect, policyName);
+        Expectation expectation = new Expectation(null, null, null, null, null, null, null, null, null, expect, policyName, null);
         return new TestCase(name, doc.lineOf(at), request, expectation, config, fixtures, options,
                 errors.isEmpty() ? null : String.join("; ", errors));
     }

@@ -33,7 +33,7 @@ public final class PolicyTestReader {
     static final Set<String> CASE = Set.of("name", "operation", "resource", "subResource", "namespace",
             "user", "dryRun", "options", "object", "oldObject", "expect");
     static final Set<String> EXPECT = Set.of("allowed", "message", "messageContains", "reason", "code",
-            "warnings", "auditAnnotations", "object", "objectContains");
+            "warnings", "auditAnnotations", "object", "objectContains", "decisions");
     private static final Set<String> OPERATIONS = Set.of("CREATE", "UPDATE", "DELETE", "CONNECT");
 
     private final Document doc;
@@ -334,10 +334,45 @@ public final class PolicyTestReader {
         return c.has(field) && !c.get(field).isNull() ? c.get(field).asText() : null;
     }
 
+    private List<Expectation.Decision> decisions(JsonNode list, String at) {
+        if (list == null || list.isNull()) {
+            return null;
+        }
+        List<Expectation.Decision> decisions = new ArrayList<>();
+        if (!list.isArray()) {
+            problem(at, at + " must be a list of {policy, violated or count, message, messageMatches}");
+            return decisions;
+        }
+        for (int i = 0; i < list.size(); i++) {
+            JsonNode d = list.get(i);
+            String where = at + "[" + i + "]";
+            if (!d.isObject() || !d.path("policy").isTextual()
+                    || !(d.path("violated").isBoolean() || d.path("count").canConvertToInt())) {
+                problem(where, where + " must have policy (a ValidatingAdmissionPolicy name) and violated (true or false) "
+                        + "or count (a number of failed validations)");
+                continue;
+            }
+            unknownFields(d, Set.of("policy", "violated", "count", "message", "messageMatches"), where);
+            String matches = text(d, "messageMatches");
+            if (matches != null) {
+                try {
+                    java.util.regex.Pattern.compile(matches);
+                } catch (java.util.regex.PatternSyntaxException x) {
+                    problem(where + ".messageMatches", "messageMatches is not a regular expression: " + x.getDescription());
+                    continue;
+                }
+            }
+            decisions.add(new Expectation.Decision(d.get("policy").asText(),
+                    d.has("violated") ? d.get("violated").asBoolean() : null,
+                    d.has("count") ? d.get("count").asInt() : null, text(d, "message"), matches));
+        }
+        return decisions;
+    }
+
     private Expectation expectation(JsonNode e, String at) {
         if (!e.isObject() || e.isEmpty()) {
             problem(at, at + " is required: say at least allowed: true or false");
-            return new Expectation(null, null, null, null, null, null, null, null, null, null, null);
+            return new Expectation(null, null, null, null, null, null, null, null, null, null, null, null);
         }
         unknownFields(e, EXPECT, at);
         List<String> warnings = null;
@@ -358,6 +393,6 @@ public final class PolicyTestReader {
         }
         return new Expectation(e.has("allowed") ? e.get("allowed").asBoolean() : null, text(e, "message"),
                 text(e, "messageContains"), text(e, "reason"), e.has("code") ? e.get("code").asInt() : null,
-                warnings, audit, e.get("object"), e.get("objectContains"), null, null);
+                warnings, audit, e.get("object"), e.get("objectContains"), null, null, decisions(e.get("decisions"), at + ".decisions"));
     }
 }

@@ -298,7 +298,7 @@ public final class ServerReplay {
     public static List<String> compare(Expectation e, AdmissionOutcome server) {
         Expectation onServer = new Expectation(e.allowed(), e.message(), e.messageContains(), e.reason(), e.code(),
                 e.warnings(), null, null, e.objectContains() != null ? e.objectContains() : withoutServerFields(asObject(e.object())),
-                e.kaptest(), e.policy());
+                e.kaptest(), e.policy(), null);
         return TestRunner.compare(onServer, server);
     }
 

@@ -76,8 +76,33 @@ public final class TestRunner {
         if (e.objectContains() != null) {
             ObjectDiff.diff(e.objectContains(), o.object(), true).forEach(x -> d.add("object " + x));
         }
+        if (e.decisions() != null) {
+            e.decisions().forEach(x -> d.addAll(compare(x, o)));
+        }
         if (!d.isEmpty() && !o.errors().isEmpty()) {
             o.errors().forEach(x -> d.add("evaluation error: " + x));
+        }
+        return d;
+    }
+
+    /** A policy's decision whatever its bindings' actions: violated or not, how often, with which message. */
+    static List<String> compare(Expectation.Decision e, AdmissionOutcome o) {
+        List<String> all = o.violations().stream().filter(v -> v.policy().equals(e.policy()))
+                .map(AdmissionOutcome.Violation::message).toList();
+        java.util.regex.Pattern pattern = e.messageMatches() == null ? null : java.util.regex.Pattern.compile(e.messageMatches());
+        List<String> messages = pattern == null ? all : all.stream().filter(m -> pattern.matcher(m).find()).toList();
+        String what = "decisions." + e.policy() + (pattern == null ? "" : " (messages matching /" + e.messageMatches() + "/)");
+        String got = all.isEmpty() ? "not violated" : "violated: " + all;
+        List<String> d = new ArrayList<>();
+        if (e.violated() != null && messages.isEmpty() == e.violated()) {
+            d.add(what + ": expected " + (e.violated() ? "violated" : "not violated") + ", got " + got);
+        }
+        if (e.count() != null && messages.size() != e.count()) {
+            d.add(what + ": expected " + e.count() + " failed validation(s), got " + messages.size() + " (" + got + ")");
+        }
+        if (e.message() != null && !all.contains(e.message())) {
+            d.add("decisions." + e.policy() + " message:\n    expected: " + e.message() + "\n    actual:   "
+                    + (all.isEmpty() ? "(not violated)" : String.join("\n              ", all)));
         }
         return d;
     }

@@ -1,0 +1,69 @@
+package dev.policyset.aps.cli;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static dev.policyset.aps.cli.RenderCommandTest.run;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code aps import gatekeeper} on the hand-made fixture {@code src/test/resources/import/gatekeeper}: a CEL
+ * template with a dryrun constraint and a gator suite, and a Rego-only template that is refused.
+ */
+class ImportCommandTest {
+    static final String GATEKEEPER = "src/test/resources/import/gatekeeper";
+
+    @Test
+    void aRefusalWritesNothingWithoutPartial(@TempDir Path dir) {
+        Path out = dir.resolve("out");
+        RenderCommandTest.Run r = run("import", "gatekeeper", "-o", out.toString(), GATEKEEPER);
+        assertEquals(ExitCodes.FINDINGS, r.exit(), r.out() + r.err());
+        assertTrue(r.out().contains("rego-only.yaml:1: error import/Rego ConstraintTemplate/k8sregoonly spec.targets[0].code: "
+                + "the template has no K8sNativeValidation code source"), r.out());
+        assertTrue(r.out().contains("nothing written"), r.out());
+        assertFalse(Files.exists(out));
+    }
+
+    @Test
+    void partialWritesSetsAndTestsThatPassAsGatorSays(@TempDir Path dir) throws IOException {
+        Path out = dir.resolve("out");
+        RenderCommandTest.Run r = run("import", "gatekeeper", "--partial", "-o", out.toString(), GATEKEEPER);
+        assertEquals(ExitCodes.OK, r.exit(), r.out() + r.err());
+        assertTrue(r.out().matches("(?s).*policies imported +1\n.*"), r.out());
+        assertTrue(r.out().matches("(?s).*  import/Rego +1\n.*"), r.out());
+        assertTrue(r.out().matches("(?s).*test cases converted +3\n.*"), r.out());
+        assertTrue(r.out().matches("(?s).*test cases passing +3 of 3\n.*"), r.out());
+        assertTrue(r.out().contains("warning import/Test Suite/disallowedtags tests[1]: test 'rego': its template was not "
+                + "imported (import/Rego): its 1 case(s) are not converted"), r.out());
+
+        String set = Files.readString(out.resolve("template.yaml"));
+        assertTrue(set.contains("name: gatekeeper-k8sdisallowedtags-no-latest"), set);
+        assertTrue(set.contains("kind: K8sDisallowedTags"), set);
+        assertTrue(set.contains("validationActions:\n              - Audit"), set); // enforcementAction dryrun
+        assertTrue(set.contains("name: gatekeeper_internal_match_namespaces"), set);
+        // the written set is valid as it is (APS204: Gatekeeper's default matchConstraints match everything)
+        RenderCommandTest.Run validate = run("validate", out.resolve("template.yaml").toString());
+        assertEquals(ExitCodes.OK, validate.exit(), validate.out());
+
+        // the converted cases assert the policy's decision although the binding only audits
+        RenderCommandTest.Run test = run("test", out.toString());
+        assertEquals(ExitCodes.OK, test.exit(), test.out());
+        assertTrue(test.out().contains("PASS  latest-and-untagged"), test.out());
+        String converted = Files.readString(out.resolve("disallowedtags-no-latest.test.yaml"));
+        assertTrue(converted.contains("count: 1\n          messageMatches: ^container image has no tag$\n"), converted);
+    }
+
+    @Test
+    void setsGoToStandardOutputWithoutADirectory() {
+        RenderCommandTest.Run r = run("import", "gatekeeper", "--partial", GATEKEEPER + "/template.yaml", GATEKEEPER + "/samples");
+        assertEquals(ExitCodes.OK, r.exit(), r.out() + r.err());
+        assertTrue(r.out().startsWith("---\napiVersion: admission.policyset.dev/v1alpha1\nkind: AdmissionPolicySet\n"), r.out());
+        assertTrue(r.err().contains("policies imported"), r.err());
+    }
+}

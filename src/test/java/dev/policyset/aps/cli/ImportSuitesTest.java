@@ -1,0 +1,46 @@
+package dev.policyset.aps.cli;
+
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static dev.policyset.aps.cli.RenderCommandTest.run;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The engines' published suites, converted and run (the figures of docs/import.md). They are not part of the
+ * project: {@code scripts/fetch-import-suites.sh} brings them into {@code target/import-suites/} with their commits;
+ * without that folder (or {@code -Daps.import.suites=DIR}) each test is skipped, saying so.
+ */
+@Tag("import-suites")
+class ImportSuitesTest {
+    private static final Pattern PASSING = Pattern.compile("test cases passing +(\\d+) of (\\d+)");
+
+    private static Path suite(String name) {
+        Path root = Path.of(System.getProperty("aps.import.suites", "target/import-suites"));
+        Path dir = root.resolve(name);
+        Assumptions.assumeTrue(Files.isDirectory(dir), dir + " is absent: run scripts/fetch-import-suites.sh to measure the import on it");
+        return dir;
+    }
+
+    @Test
+    void gatekeeperLibraryConvertsAndEveryConvertedTestPasses(@TempDir Path out) throws IOException {
+        Path library = suite("open-policy-agent+gatekeeper-library").resolve("library");
+        RenderCommandTest.Run r = run("import", "gatekeeper", "--partial", "-o", out.toString(), library.toString());
+        System.out.println("gatekeeper-library:\n" + r.out().substring(r.out().indexOf("\npolicies imported")));
+        assertEquals(ExitCodes.OK, r.exit(), r.err());
+        Matcher m = PASSING.matcher(r.out());
+        assertTrue(m.find(), r.out());
+        assertTrue(Integer.parseInt(m.group(2)) > 100, r.out());
+        // measured: every converted gator case passes (docs/import.md)
+        assertEquals(m.group(2), m.group(1), r.out());
+    }
+}
