@@ -29,7 +29,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  * entries of one section of {@code src/test/resources/kube/known-divergences.yaml}, the suite's counts, and its part
  * of {@code target/kube-report-<version>.json}. A case agrees, or diverges as an entry says (known), or diverges
  * unlisted (the test fails, printing the entry to review); a listed entry that agrees now fails as well, and so does
- * one that no case of the run reported at a version it names ({@link #staleEntries}).
+ * one that no case of the run reported at a version it names ({@link #staleEntries}). A case the server cannot be
+ * asked is skipped with its reason ({@link #skip}), counted apart from the cases.
  */
 public final class Differential {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -50,6 +51,7 @@ public final class Differential {
     private int agree;
     private int knownCount;
     private int diverge;
+    private final Map<String, Integer> skipped = new java.util.TreeMap<>();
 
     private final boolean reportOnly;
 
@@ -111,6 +113,19 @@ public final class Differential {
                 + "\n    aps: " + quote(aps) + "\n" + line);
     }
 
+    /**
+     * A case the server cannot be asked (e.g. a kind it does not serve): counted under {@code skipped} by
+     * {@code reason} (a short, stable phrase) and shown as a skipped test with {@code detail}. A listed entry for
+     * it stays stale.
+     */
+    public void skip(String id, String reason, String detail) {
+        synchronized (this) {
+            skipped.merge(reason, 1, Integer::sum);
+        }
+        System.out.println("[" + suite + "] SKIPPED " + id + ": " + reason + (detail.isEmpty() ? "" : " (" + detail + ")"));
+        org.junit.jupiter.api.Assumptions.abort(reason + (detail.isEmpty() ? "" : ": " + detail));
+    }
+
     /** Entries that apply at {@code version} to a case this run judged but that did not diverge (or were not run). */
     public synchronized List<String> staleEntries(String version, java.util.function.Predicate<String> ranHere) {
         return known.values().stream().filter(k -> k.appliesTo(version)).filter(k -> ranHere.test(k.id()))
@@ -133,6 +148,10 @@ public final class Differential {
             counts.put("agree", agree);
             counts.put("known", knownCount);
             counts.put("diverge", diverge);
+            if (!skipped.isEmpty()) {
+                ObjectNode why = counts.putObject("skipped");
+                skipped.forEach(why::put);
+            }
             Files.createDirectories(report.getParent());
             JSON.writerWithDefaultPrettyPrinter().writeValue(report.toFile(), root);
         } catch (IOException e) {
@@ -143,7 +162,8 @@ public final class Differential {
 
     /** "N cases, A agree, K known, D diverge". */
     public synchronized String counts() {
-        return cases + " cases, " + agree + " agree, " + knownCount + " known, " + diverge + " diverge";
+        return cases + " cases, " + agree + " agree, " + knownCount + " known, " + diverge + " diverge"
+                + (skipped.isEmpty() ? "" : "; skipped " + skipped);
     }
 
     private static String minor(String version) {
