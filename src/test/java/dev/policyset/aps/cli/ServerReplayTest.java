@@ -72,4 +72,49 @@ class ServerReplayTest {
         assertEquals("Forbidden", o.reason());
         assertEquals(List.of("a \"quoted\" warning"), ServerTestRun.warnings(List.of("299 - \"a \\\"quoted\\\" warning\"")));
     }
+
+    /** kaptest lets a case update one object from another's old state; no server update can: the case is not sent. */
+    @Test
+    void anUpdateWhoseOldObjectHasAnotherNameIsNotSent() {
+        PolicyTest kaptest = TestRun.run(List.of(Path.of("src/test/resources/aps-test/kaptest/replicas.test/kaptest.yaml")),
+                System.in, KubeVersion.parse("1.37")).files().get(0).test();
+        ServerReplay replay = new ServerReplay("r1");
+        replay.setup(kaptest);
+        TestCase paused = kaptest.cases().stream().filter(c -> c.name().contains("(UPDATE) Deployment:paused")).findFirst().orElseThrow();
+        List<String> why = new ArrayList<>();
+        assertTrue(replay.request(paused, why).isEmpty(), "not sent");
+        assertEquals(List.of("not sent to the server: the old object 'small' and the object 'paused' have different names, "
+                + "which no update on a server can have"), why);
+        TestCase small = kaptest.cases().get(0);
+        assertTrue(replay.request(small, new ArrayList<>()).isPresent(), "a create is sent");
+    }
+
+    /**
+     * A run waits for each informer its cases need (found by the behaviour suite: mutations and selector params were
+     * missing from runs whose only probe was a validating policy), and the probes never meet the run's own policies.
+     */
+    @Test
+    void theRunWaitsForTheMutatingPoliciesAndTheLastParamOfEachKind() {
+        PolicyTest validating = TestRun.run(List.of(Path.of("src/test/resources/aps-test/validating/validating.test.yaml")),
+                System.in, KubeVersion.parse("1.37")).files().get(0).test();
+        List<dev.policyset.aps.core.evaluate.suite.ServerProbes.Probe> probes = dev.policyset.aps.core.evaluate.suite.ServerProbes.of(validating, "r1");
+        assertEquals(List.of("ValidatingAdmissionPolicy", "params of kind ConfigMap"), probes.stream().map(p -> p.what()).toList());
+        JsonNode paramRef = probes.get(1).objects().get(1).path("spec").path("paramRef");
+        assertEquals("dev-large", paramRef.path("name").asText(), "the last ConfigMap param the run creates");
+        assertEquals("policy-params", paramRef.path("namespace").asText());
+        String condition = probes.get(0).objects().get(0).path("spec").path("matchConditions").path(0).path("expression").asText();
+        assertTrue(condition.endsWith("== ['r1-probe']"), condition);
+
+        PolicyTest mutating = TestRun.run(List.of(Path.of("src/test/resources/aps-test/mutating/mutating.test.yaml")),
+                System.in, KubeVersion.parse("1.37")).files().get(0).test();
+        List<dev.policyset.aps.core.evaluate.suite.ServerProbes.Probe> m = dev.policyset.aps.core.evaluate.suite.ServerProbes.of(mutating, "r1");
+        assertEquals(List.of("ValidatingAdmissionPolicy", "MutatingAdmissionPolicy"), m.stream().map(p -> p.what()).toList());
+        assertEquals("admissionregistration.k8s.io/v1beta1", m.get(1).objects().get(0).path("apiVersion").asText(),
+                "the apiVersion the test's own mutating policies are created at");
+        ObjectNode labelled = m.get(1).request().deepCopy();
+        ((ObjectNode) labelled.with("metadata").with("labels")).put("aps-probe", "loaded");
+        assertTrue(m.get(1).answered(new AdmissionOutcome(true, 0, "", "", List.of(), java.util.Map.of(), labelled, List.of(), List.of(), List.of())));
+        assertTrue(!m.get(1).answered(new AdmissionOutcome(true, 0, "", "", List.of(), java.util.Map.of(), m.get(1).request(), List.of(), List.of(), List.of())),
+                "not mutated yet");
+    }
 }

@@ -115,6 +115,47 @@ class ServerTestRealServerTest {
         assertEquals(ExitCodes.OK, run.exit(), run.out());
     }
 
+    /**
+     * The advice printed when the server never evaluates the run's policies, pasted into a shell with the built
+     * kubectl: a mutating webhook that fails closed (only for the probe's user) answers the probe before any policy,
+     * and the advised command runs and names it.
+     */
+    @Test
+    void theLoadTimeoutAdviceRunsWhenPastedAndShowsWhatAnsweredFirst(KubeControlPlane plane) throws Exception {
+        String blocker = "aps-test-blocks-the-probe";
+        var webhook = new io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfigurationBuilder()
+                .withNewMetadata().withName(blocker).endMetadata()
+                .addNewWebhook().withName("blocks.aps.example.com").withAdmissionReviewVersions("v1").withSideEffects("None")
+                .withFailurePolicy("Fail").withTimeoutSeconds(2)
+                .withNewClientConfig().withUrl("https://127.0.0.1:" + KubeControlPlane.freePort() + "/mutate").endClientConfig()
+                .addNewRule().withApiGroups("").withApiVersions("v1").withOperations("CREATE").withResources("configmaps").endRule()
+                .addNewMatchCondition().withName("probe-only")
+                .withExpression("request.userInfo.username == '" + ServerReplay.PROBE_USER + "'").endMatchCondition()
+                .endWebhook().build();
+        plane.admin().admissionRegistration().v1().mutatingWebhookConfigurations().resource(webhook).create();
+        try (ServerTestRun run = ServerTestRun.connect(plane.configFor("aps-test-runner", List.of("system:masters")), false)
+                .withLoadTimeout(java.time.Duration.ofSeconds(8))) {
+            TestRun.Result offline = TestRun.run(List.of(Path.of(FIXTURE)), java.io.InputStream.nullInputStream(),
+                    dev.policyset.aps.core.model.KubeVersion.parse(plane.version()));
+            TestRun.Result judged = TestRun.onServer(offline, run::run);
+            String problem = judged.files().get(0).cases().get(0).differences().get(0);
+            assertTrue(problem.contains("did not start evaluating") && problem.contains("failed calling webhook"), problem);
+            String advice = problem.substring(problem.indexOf("kubectl get"));
+
+            ProcessBuilder pb = new ProcessBuilder("sh", "-c", advice).redirectErrorStream(true);
+            Path kubectlDir = dev.policyset.aps.testing.kube.KubeBinaries.dir(plane.version());
+            pb.environment().put("PATH", kubectlDir + java.io.File.pathSeparator + System.getenv("PATH"));
+            pb.environment().put("KUBECONFIG", plane.kubeconfigFor("aps-test-reader", List.of("system:masters")).toString());
+            Process p = pb.start();
+            String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertTrue(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "kubectl finished");
+            assertEquals(0, p.exitValue(), advice + "\n" + out);
+            assertTrue(out.contains("mutatingwebhookconfiguration.admissionregistration.k8s.io/" + blocker), advice + "\n" + out);
+        } finally {
+            plane.admin().admissionRegistration().v1().mutatingWebhookConfigurations().withName(blocker).delete();
+        }
+    }
+
     @Test
     void aContextThatDoesNotLookThrowawayIsRefusedUnlessAllowed() {
         assertTrue(ServerTestRun.looksDisposable("aps-test", "https://127.0.0.1:6443"));

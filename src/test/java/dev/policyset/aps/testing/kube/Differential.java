@@ -29,7 +29,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  * entries of one section of {@code src/test/resources/kube/known-divergences.yaml}, the suite's counts, and its part
  * of {@code target/kube-report-<version>.json}. A case agrees, or diverges as an entry says (known), or diverges
  * unlisted (the test fails, printing the entry to review); a listed entry that agrees now fails as well, and so does
- * one that no case of the run reported at a version it names ({@link #staleEntries}).
+ * one that no case of the run reported at a version it names ({@link #staleEntries}). A case the server cannot be
+ * asked is skipped with its reason ({@link #skip}), counted apart from the cases.
  */
 public final class Differential {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -50,27 +51,17 @@ public final class Differential {
     private int agree;
     private int knownCount;
     private int diverge;
+    private final Map<String, Integer> skipped = new java.util.TreeMap<>();
 
-    private final boolean reportOnly;
-
-    private Differential(String suite, String version, Map<String, Known> known, boolean reportOnly) {
+    private Differential(String suite, String version, Map<String, Known> known) {
         this.suite = suite;
         this.version = version;
         this.known = known;
-        this.reportOnly = reportOnly;
     }
 
     /** The judge of {@code suite} (a top-level key of known-divergences.yaml) at {@code version}. */
     public static Differential of(String suite, String version) {
-        return new Differential(suite, version, read(suite), false);
-    }
-
-    /**
-     * A judge whose unlisted divergences are counted and reported as skipped tests (with the entry to review)
-     * instead of failing: for a suite whose first divergences are not reviewed yet. Say so where it is used.
-     */
-    public static Differential reportingOnly(String suite, String version) {
-        return new Differential(suite, version, read(suite), true);
+        return new Differential(suite, version, read(suite));
     }
 
     public Map<String, Known> known() {
@@ -105,10 +96,22 @@ public final class Differential {
         }
         diverge++;
         System.out.println("[" + suite + "] DIVERGES " + line);
-        (reportOnly ? (java.util.function.Consumer<String>) org.junit.jupiter.api.Assumptions::abort
-                : (java.util.function.Consumer<String>) org.junit.jupiter.api.Assertions::fail).accept("unlisted divergence (fix it, or list it under '" + suite + "' in src/test/resources/kube/known-divergences.yaml):\n"
+        fail("unlisted divergence (fix it, or list it under '" + suite + "' in src/test/resources/kube/known-divergences.yaml):\n"
                 + "  - case: \"" + id + "\"\n    versions: [\"" + minor(version) + "\"]\n    server: " + quote(server)
                 + "\n    aps: " + quote(aps) + "\n" + line);
+    }
+
+    /**
+     * A case the server cannot be asked (e.g. a kind it does not serve): counted under {@code skipped} by
+     * {@code reason} (a short, stable phrase) and shown as a skipped test with {@code detail}. A listed entry for
+     * it stays stale.
+     */
+    public void skip(String id, String reason, String detail) {
+        synchronized (this) {
+            skipped.merge(reason, 1, Integer::sum);
+        }
+        System.out.println("[" + suite + "] SKIPPED " + id + ": " + reason + (detail.isEmpty() ? "" : " (" + detail + ")"));
+        org.junit.jupiter.api.Assumptions.abort(reason + (detail.isEmpty() ? "" : ": " + detail));
     }
 
     /** Entries that apply at {@code version} to a case this run judged but that did not diverge (or were not run). */
@@ -133,6 +136,10 @@ public final class Differential {
             counts.put("agree", agree);
             counts.put("known", knownCount);
             counts.put("diverge", diverge);
+            if (!skipped.isEmpty()) {
+                ObjectNode why = counts.putObject("skipped");
+                skipped.forEach(why::put);
+            }
             Files.createDirectories(report.getParent());
             JSON.writerWithDefaultPrettyPrinter().writeValue(report.toFile(), root);
         } catch (IOException e) {
@@ -143,7 +150,8 @@ public final class Differential {
 
     /** "N cases, A agree, K known, D diverge". */
     public synchronized String counts() {
-        return cases + " cases, " + agree + " agree, " + knownCount + " known, " + diverge + " diverge";
+        return cases + " cases, " + agree + " agree, " + knownCount + " known, " + diverge + " diverge"
+                + (skipped.isEmpty() ? "" : "; skipped " + skipped);
     }
 
     private static String minor(String version) {

@@ -36,7 +36,10 @@ public final class ServerReplay {
     public static final String ANONYMOUS_USER = "aps-test:anonymous";
 
     private final String runId;
+    /** A policy's name in the test to its name in the run. */
     private final Map<String, String> renamed = new LinkedHashMap<>();
+    /** Every run name to the test's own name, to read the server's messages back. */
+    private final Map<String, String> restore = new LinkedHashMap<>();
 
     public ServerReplay(String runId) {
         if (!runId.matches("[a-z0-9]{1,12}")) {
@@ -91,12 +94,14 @@ public final class ServerReplay {
         for (ObjectNode p : any.fixtures().params()) {
             out.add(new Setup(p.deepCopy(), true));
         }
-        for (RenderedObject o : any.config().objects()) {
+        List<RenderedObject> objects = objects(test);
+        for (RenderedObject o : objects) {
             if (o.kind() == AdmissionKind.VALIDATING_ADMISSION_POLICY || o.kind() == AdmissionKind.MUTATING_ADMISSION_POLICY) {
-                renamed.put(o.name(), unique(o.name()));
+                renamed.putIfAbsent(o.name(), unique(o.name()));
+                restore.put(unique(o.name()), o.name());
             }
         }
-        for (RenderedObject o : any.config().objects()) {
+        for (RenderedObject o : objects) {
             switch (o.kind()) {
                 case VALIDATING_ADMISSION_POLICY, MUTATING_ADMISSION_POLICY -> out.add(new Setup(policy(o), false));
                 case VALIDATING_ADMISSION_POLICY_BINDING, MUTATING_ADMISSION_POLICY_BINDING -> out.add(new Setup(binding(o), false));
@@ -104,6 +109,20 @@ public final class ServerReplay {
             }
         }
         return out;
+    }
+
+    /**
+     * The objects of every case, each once: a kaptest manifest gives each case its own policy and a binding named
+     * {@code kaptest}, so the first case's configuration is not the file's (its other policies were never created).
+     */
+    private static List<RenderedObject> objects(PolicyTest test) {
+        Map<String, RenderedObject> distinct = new LinkedHashMap<>();
+        for (TestCase c : test.cases()) {
+            for (RenderedObject o : c.config().objects()) {
+                distinct.putIfAbsent(o.kind() + "|" + o.manifest(), o);
+            }
+        }
+        return List.copyOf(distinct.values());
     }
 
     /** The user the run's probe request is sent as (granted with the case users). */
@@ -175,11 +194,16 @@ public final class ServerReplay {
 
     private ObjectNode binding(RenderedObject o) {
         ObjectNode b = o.manifest().deepCopy();
-        metadataFor(b, unique(o.name()));
+        // two different bindings of one name (kaptest's per-policy "kaptest") get a number each
+        String name = unique(o.name());
+        for (int n = 2; restore.containsKey(name); n++) {
+            name = unique(o.name() + "-" + n);
+        }
+        metadataFor(b, name);
+        restore.put(name, o.name());
         ObjectNode spec = b.with("spec");
         String policy = spec.path("policyName").asText("");
         spec.put("policyName", renamed.getOrDefault(policy, unique(policy)));
-        renamed.put(o.name(), b.path("metadata").path("name").asText());
         return b;
     }
 
@@ -223,6 +247,14 @@ public final class ServerReplay {
         if (!r.subResource().isEmpty() || r.operation().equals("CONNECT")) {
             why.add("not sent to the server: " + (r.subResource().isEmpty() ? "CONNECT" : "subresource " + r.subResource())
                     + " requests are checked offline only");
+            return Optional.empty();
+        }
+        if (r.oldObject() != null && r.object() != null && !r.oldObject().path("metadata").path("name").asText("")
+                .equals(r.object().path("metadata").path("name").asText(""))) {
+            // kaptest allows it; a server updates the object the URL names, so the old object could never be found
+            why.add("not sent to the server: the old object '" + r.oldObject().path("metadata").path("name").asText("")
+                    + "' and the object '" + r.object().path("metadata").path("name").asText("")
+                    + "' have different names, which no update on a server can have");
             return Optional.empty();
         }
         String collection = (r.group().isEmpty() ? "/api/" + r.version() : "/apis/" + r.group() + "/" + r.version())
@@ -282,10 +314,10 @@ public final class ServerReplay {
     private String restoreNames(String text) {
         String out = text;
         // longest first: a binding's run name contains no policy's run name, but be sure
-        List<Map.Entry<String, String>> byLength = new ArrayList<>(renamed.entrySet());
-        byLength.sort((a, b) -> b.getValue().length() - a.getValue().length());
+        List<Map.Entry<String, String>> byLength = new ArrayList<>(restore.entrySet());
+        byLength.sort((a, b) -> b.getKey().length() - a.getKey().length());
         for (Map.Entry<String, String> e : byLength) {
-            out = out.replace(e.getValue(), e.getKey());
+            out = out.replace(e.getKey(), e.getValue());
         }
         return out;
     }
