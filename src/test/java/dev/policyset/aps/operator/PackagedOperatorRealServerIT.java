@@ -16,12 +16,14 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Predicate;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -35,6 +37,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @RealApiServer
 class PackagedOperatorRealServerIT {
     static final String LEASE = "admission-policy-operator-lease";
+
+    private static Map<String, String> with(Map<String, String> a, Map<String, String> b, String key, String value) {
+        Map<String, String> out = new java.util.HashMap<>(a);
+        out.putAll(b);
+        out.put(key, value);
+        return out;
+    }
     static final Duration START = Duration.ofMinutes(4);
 
     @TempDir
@@ -47,8 +56,13 @@ class PackagedOperatorRealServerIT {
         KubernetesClient admin = plane.admin();
         Path kubeconfig = plane.kubeconfigFor(OperatorInstall.USER, OperatorInstall.GROUPS);
         Map<String, String> env = Map.of("APS_LEADER_ELECTION_NAMESPACE", OperatorInstall.NAMESPACE);
-        try (OperatorProcess first = OperatorProcess.start(kubeconfig, "aps-real-first", dir.resolve("first.log"), env);
-             OperatorProcess second = OperatorProcess.start(kubeconfig, "aps-real-second", dir.resolve("second.log"), env)) {
+        // The packaged default, self-managed webhook certificates, in the install namespace; a port each (same host).
+        Map<String, String> webhook = Map.of("APS_WEBHOOK_SELF_MANAGED_NAMESPACE", OperatorInstall.NAMESPACE,
+                "APS_WEBHOOK_RELOAD_PERIOD", "PT1S");
+        try (OperatorProcess first = OperatorProcess.start(kubeconfig, "aps-real-first", dir.resolve("first.log"),
+                with(env, webhook, "APS_WEBHOOK_PORT", String.valueOf(KubeControlPlane.freePort())));
+             OperatorProcess second = OperatorProcess.start(kubeconfig, "aps-real-second", dir.resolve("second.log"),
+                with(env, webhook, "APS_WEBHOOK_PORT", String.valueOf(KubeControlPlane.freePort())))) {
             String leader = await().atMost(START).pollInterval(Duration.ofMillis(500)).until(() -> {
                 assertTrue(first.process().isAlive(), first::log);
                 assertTrue(second.process().isAlive(), second::log);
@@ -56,6 +70,15 @@ class PackagedOperatorRealServerIT {
             }, h -> h.equals("aps-real-first") || h.equals("aps-real-second"));
             OperatorProcess leading = leader.equals("aps-real-first") ? first : second;
             OperatorProcess standby = leading == first ? second : first;
+            // The leader fills the webhook's Secret; both replicas serve from it (the Secret is read, not written, by the
+            // standby: it is not leading).
+            for (OperatorProcess p : List.of(first, second)) {
+                await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).until(
+                        () -> p.log().contains("Validating webhook for AdmissionPolicySets listening on https port"));
+            }
+            assertTrue(leading.log().contains("Webhook certificates in Secret " + OperatorInstall.NAMESPACE
+                    + "/admission-policy-operator-webhook-tls: created CA"), leading::log);
+            assertFalse(standby.log().contains("Webhook certificates in Secret"), standby::log);
             String standbyName = leading == first ? "aps-real-second" : "aps-real-first";
 
             long leadingSince = System.nanoTime();
