@@ -1,13 +1,9 @@
 package dev.policyset.aps.core.validate.safety;
 
-import dev.policyset.aps.core.cel.KubernetesCelEnvironment;
 import dev.policyset.aps.core.finding.Finding;
-import dev.policyset.aps.core.model.AdmissionKind;
-import dev.policyset.aps.core.render.RenderedObject;
 import dev.policyset.aps.core.schema.GroupVersionKind;
 import dev.policyset.aps.core.schema.Schema;
 import dev.policyset.aps.core.util.NearestName;
-import dev.policyset.aps.core.validate.ValidationSubject;
 import dev.policyset.aps.core.validate.typecheck.PolicyTypeCheck;
 
 import java.util.ArrayList;
@@ -39,39 +35,24 @@ public final class Aps604MutationUndeclaredField implements SafetyRule {
     @Override
     public List<Finding> check(SafetyContext context) {
         List<Finding> out = new ArrayList<>();
-        for (ValidationSubject subject : context.subjects()) {
-            RenderedObject object = subject.object();
-            if (object.kind() != AdmissionKind.MUTATING_ADMISSION_POLICY) {
-                continue;
-            }
-            Optional<PolicyTypeCheck.Result> result = PolicyTypeCheck.of(object.kind(), object.manifest(),
-                    context.options().schemas(), context.options().kubeVersion());
-            if (result.isEmpty()) {
-                continue;
-            }
-            for (PolicyTypeCheck.Expression e : result.get().expressions()) {
-                KubernetesCelEnvironment.Compiled compiled = result.get().untyped().get(e.field());
-                if (compiled == null || !compiled.ok() || e.variable() != null) {
+        for (MutationLiterals.Mutation m : MutationLiterals.mutations(context)) {
+            Map<String, List<GroupVersionKind>> kindsByPath = new LinkedHashMap<>();
+            Map<String, MutationLiterals.Undeclared> byPath = new LinkedHashMap<>();
+            for (PolicyTypeCheck.KindResult k : m.policy().kinds()) {
+                if (k.wildcard()) {
+                    continue; // a generic mutation may set fields some of the kinds a wildcard matches lack
+                }
+                Optional<Schema> schema = context.options().schemas().schema(k.gvk());
+                if (schema.isEmpty()) {
                     continue;
                 }
-                Map<String, List<GroupVersionKind>> kindsByPath = new LinkedHashMap<>();
-                Map<String, MutationLiterals.Undeclared> byPath = new LinkedHashMap<>();
-                for (PolicyTypeCheck.KindResult k : result.get().kinds()) {
-                    if (k.wildcard()) {
-                        continue; // a generic mutation may set fields some of the kinds a wildcard matches lack
-                    }
-                    Optional<Schema> schema = context.options().schemas().schema(k.gvk());
-                    if (schema.isEmpty()) {
-                        continue;
-                    }
-                    for (MutationLiterals.Undeclared u : MutationLiterals.of(e.kind(), compiled.ast(), schema.get()).undeclared()) {
-                        byPath.putIfAbsent(u.path(), u);
-                        kindsByPath.computeIfAbsent(u.path(), p -> new ArrayList<>()).add(k.gvk());
-                    }
+                for (MutationLiterals.Undeclared u : MutationLiterals.of(m.expression().kind(), m.ast(), schema.get()).undeclared()) {
+                    byPath.putIfAbsent(u.path(), u);
+                    kindsByPath.computeIfAbsent(u.path(), p -> new ArrayList<>()).add(k.gvk());
                 }
-                byPath.forEach((path, u) -> out.add(Finding.warning(id(), object.id(), e.field(),
-                        message(u, kindsByPath.get(path)))));
             }
+            byPath.forEach((path, u) -> out.add(Finding.warning(id(), m.object().id(), m.expression().field(),
+                    message(u, kindsByPath.get(path)))));
         }
         return out;
     }

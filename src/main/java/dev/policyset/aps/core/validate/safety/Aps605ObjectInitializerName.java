@@ -1,16 +1,10 @@
 package dev.policyset.aps.core.validate.safety;
 
-import dev.policyset.aps.core.cel.KubernetesCelEnvironment;
 import dev.policyset.aps.core.finding.Finding;
-import dev.policyset.aps.core.model.AdmissionKind;
-import dev.policyset.aps.core.render.RenderedObject;
-import dev.policyset.aps.core.validate.ValidationSubject;
-import dev.policyset.aps.core.validate.typecheck.PolicyTypeCheck;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -33,30 +27,15 @@ public final class Aps605ObjectInitializerName implements SafetyRule {
     @Override
     public List<Finding> check(SafetyContext context) {
         List<Finding> out = new ArrayList<>();
-        for (ValidationSubject subject : context.subjects()) {
-            RenderedObject object = subject.object();
-            if (object.kind() != AdmissionKind.MUTATING_ADMISSION_POLICY) {
-                continue;
-            }
-            Optional<PolicyTypeCheck.Result> result = PolicyTypeCheck.of(object.kind(), object.manifest(),
-                    context.options().schemas(), context.options().kubeVersion());
-            if (result.isEmpty()) {
-                continue;
-            }
-            for (PolicyTypeCheck.Expression e : result.get().expressions()) {
-                KubernetesCelEnvironment.Compiled compiled = result.get().untyped().get(e.field());
-                if (compiled == null || !compiled.ok() || e.variable() != null) {
-                    continue;
-                }
-                Set<MutationLiterals.Misnamed> seen = new LinkedHashSet<>(
-                        MutationLiterals.of(e.kind(), compiled.ast(), null).misnamed());
-                for (MutationLiterals.Misnamed m : seen) {
-                    out.add(Finding.error(id(), object.id(), e.field(), "the initializer " + m.name()
-                            + "{...} sits where " + m.expected() + " is expected: the API server fails every request the "
-                            + "mutation is evaluated for (type mismatch: unexpected type name \"" + m.name()
-                            + "\", expected \"" + m.expected() + "\", which matches field name path from root Object type)."
-                            + " Name it " + m.expected() + "{...}"));
-                }
+        for (MutationLiterals.Mutation m : MutationLiterals.mutations(context)) {
+            Set<MutationLiterals.Misnamed> seen = new LinkedHashSet<>(
+                    MutationLiterals.of(m.expression().kind(), m.ast(), null).misnamed());
+            for (MutationLiterals.Misnamed n : seen) {
+                out.add(Finding.error(id(), m.object().id(), m.expression().field(), "the initializer " + n.name()
+                        + "{...} sits where " + n.expected() + " is expected: the API server fails every request the "
+                        + "mutation is evaluated for (type mismatch: unexpected type name \"" + n.name()
+                        + "\", expected \"" + n.expected() + "\", which matches field name path from root Object type)."
+                        + " Name it " + n.expected() + "{...}"));
             }
         }
         return out;

@@ -6,10 +6,16 @@ import dev.cel.common.ast.CelExpr;
 import dev.cel.common.navigation.CelNavigableAst;
 import dev.cel.common.navigation.CelNavigableExpr;
 import dev.policyset.aps.core.cel.ExpressionKind;
+import dev.policyset.aps.core.cel.KubernetesCelEnvironment;
+import dev.policyset.aps.core.model.AdmissionKind;
+import dev.policyset.aps.core.render.RenderedObject;
 import dev.policyset.aps.core.schema.Schema;
+import dev.policyset.aps.core.validate.ValidationSubject;
+import dev.policyset.aps.core.validate.typecheck.PolicyTypeCheck;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The object literals of a MutatingAdmissionPolicy mutation, read from its expression without evaluating it, and
@@ -24,6 +30,33 @@ final class MutationLiterals {
 
     /** An {@code Object} initializer whose type name is not its field path ({@code CheckTypeNamesMatchFieldPathNames}). */
     record Misnamed(String name, String expected) {}
+
+    /** One mutation expression of a MutatingAdmissionPolicy that compiles, with the policy's type-check result. */
+    record Mutation(RenderedObject object, PolicyTypeCheck.Result policy, PolicyTypeCheck.Expression expression,
+                    CelAbstractSyntaxTree ast) {}
+
+    /** The mutation expressions APS604 and APS605 read: those of every MutatingAdmissionPolicy that compile. */
+    static List<Mutation> mutations(SafetyContext context) {
+        List<Mutation> out = new ArrayList<>();
+        for (ValidationSubject subject : context.subjects()) {
+            RenderedObject object = subject.object();
+            if (object.kind() != AdmissionKind.MUTATING_ADMISSION_POLICY) {
+                continue;
+            }
+            Optional<PolicyTypeCheck.Result> result = PolicyTypeCheck.of(object.kind(), object.manifest(),
+                    context.options().schemas(), context.options().kubeVersion());
+            if (result.isEmpty()) {
+                continue;
+            }
+            for (PolicyTypeCheck.Expression e : result.get().expressions()) {
+                KubernetesCelEnvironment.Compiled compiled = result.get().untyped().get(e.field());
+                if (compiled != null && compiled.ok() && e.variable() == null) {
+                    out.add(new Mutation(object, result.get(), e, compiled.ast()));
+                }
+            }
+        }
+        return out;
+    }
 
     private final List<Undeclared> undeclared = new ArrayList<>();
     private final List<Misnamed> misnamed = new ArrayList<>();
