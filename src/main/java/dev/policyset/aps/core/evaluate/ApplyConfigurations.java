@@ -142,13 +142,7 @@ final class ApplyConfigurations {
             } else if (value.isArray() && current != null && current.isArray() && field.listType().equals("map")) {
                 Schema items = field.items() == null ? Schema.ANY : field.items();
                 for (JsonNode item : value) {
-                    ObjectNode match = null;
-                    for (JsonNode existing : current) {
-                        if (existing.isObject() && sameKeyValues(existing, item, field.listMapKeys())) {
-                            match = (ObjectNode) existing;
-                            break;
-                        }
-                    }
+                    ObjectNode match = collapse((ArrayNode) current, item, (a, b) -> sameKeyValues(a, b, field.listMapKeys()));
                     if (match != null && item.isObject()) {
                         mergeObject(match, item, items);
                     } else {
@@ -165,6 +159,27 @@ final class ApplyConfigurations {
                 live.set(name, value.deepCopy());
             }
         });
+    }
+
+    /**
+     * The live item the patch item merges into: the first with its keys. Later live items with the same keys are
+     * removed, as structured-merge-diff collapses duplicate keys that an apply configuration sets (measured on
+     * kube-apiserver 1.37.2: env {@code [A=1, A=2, B]} with {@code A=z} applied gives {@code [A=z, B]}); duplicates
+     * the patch does not set are kept as they are.
+     */
+    private static ObjectNode collapse(ArrayNode live, JsonNode item, java.util.function.BiPredicate<JsonNode, JsonNode> sameKeys) {
+        ObjectNode match = null;
+        for (int i = 0; i < live.size(); i++) {
+            JsonNode existing = live.get(i);
+            if (existing.isObject() && sameKeys.test(existing, item)) {
+                if (match == null) {
+                    match = (ObjectNode) existing;
+                } else {
+                    live.remove(i--);
+                }
+            }
+        }
+        return match;
     }
 
     /** Key fields compared as values; a key field left out matches only another left out. */
@@ -241,13 +256,7 @@ final class ApplyConfigurations {
 
     private static void mergeMapList(ArrayNode live, ArrayNode patch, List<String> keys, boolean builtin) {
         for (JsonNode item : patch) {
-            ObjectNode match = null;
-            for (JsonNode existing : live) {
-                if (existing.isObject() && sameKeys(existing, item, keys)) {
-                    match = (ObjectNode) existing;
-                    break;
-                }
-            }
+            ObjectNode match = collapse(live, item, (a, b) -> sameKeys(a, b, keys));
             if (match != null && item.isObject()) {
                 mergeObject(match, item, builtin);
             } else {

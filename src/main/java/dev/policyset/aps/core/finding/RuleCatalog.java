@@ -54,6 +54,8 @@ public final class RuleCatalog {
         rule("APS601", Severity.WARNING, "The cluster's type check of an applied ValidatingAdmissionPolicy warns");
         rule("APS602", Severity.WARNING, "An expression refers to a field the matched resource's schema does not have, or uses it with the wrong type");
         rule("APS603", Severity.WARNING, "An access to an optional field or map key without a guard can fail at request time in a fail-closed policy");
+        rule("APS604", Severity.WARNING, "A mutation writes a field the matched kind's schema does not declare: the API server's strict decoding fails the request");
+        rule("APS605", Severity.ERROR, "An Object initializer in a mutation is not named for its field path: the API server fails every request it is evaluated for");
         rule("APS701", Severity.WARNING, "A CEL expression's estimated cost can exceed the API server's runtime limit or budget");
         rule("APS801", Severity.WARNING, "Existing objects that a binding denies, or would deny once switched to Deny");
         // APS9xx: the waivers themselves (spec.safety.exemptions, the admission.policyset.dev/waive annotation, .aps.yaml).

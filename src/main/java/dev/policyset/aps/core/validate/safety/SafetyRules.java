@@ -23,6 +23,8 @@ public final class SafetyRules {
             new Aps601ServerTypeCheck(),
             new Aps602SchemaTypeCheck(),
             new Aps603UnguardedAccess(),
+            new Aps604MutationUndeclaredField(),
+            new Aps605ObjectInitializerName(),
             new Aps701CelCost());
 
     private SafetyRules() {}
