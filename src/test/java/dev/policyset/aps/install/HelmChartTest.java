@@ -251,7 +251,7 @@ class HelmChartTest {
         return ProjectFiles.readAllYaml(run(command));
     }
 
-    private static String run(List<String> command) {
+    static String run(List<String> command) {
         Result r = exec(command);
         if (r.code != 0) {
             throw new AssertionError(String.join(" ", command) + " exited " + r.code + ":\n" + r.out + r.err);
