@@ -252,9 +252,14 @@ class HelmChartTest {
     }
 
     static String run(List<String> command) {
-        Result r = exec(command);
+        return run(new ProcessBuilder(command));
+    }
+
+    /** Runs the command (with the builder's directory and environment); its output, or an AssertionError with both. */
+    static String run(ProcessBuilder builder) {
+        Result r = exec(builder);
         if (r.code != 0) {
-            throw new AssertionError(String.join(" ", command) + " exited " + r.code + ":\n" + r.out + r.err);
+            throw new AssertionError(String.join(" ", builder.command()) + " exited " + r.code + ":\n" + r.out + r.err);
         }
         return r.out;
     }
@@ -268,8 +273,13 @@ class HelmChartTest {
     private record Result(int code, String out, String err) {}
 
     private static Result exec(List<String> command) {
+        return exec(new ProcessBuilder(command));
+    }
+
+    private static Result exec(ProcessBuilder builder) {
+        List<String> command = builder.command();
         try {
-            Process p = new ProcessBuilder(command).start();
+            Process p = builder.start();
             p.getOutputStream().close();
             var err = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
                 try {
