@@ -11,13 +11,11 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
 {{ .Values.image.repository }}:{{ .Values.image.tag | default .Chart.AppVersion }}
 {{- end -}}
 
-{{/* Fails on a webhook mode this chart cannot install, with what to do instead. */}}
+{{/* The webhook mode, or a failure that names the modes there are. */}}
 {{- define "apo.webhookMode" -}}
 {{- $mode := .Values.webhook.mode | toString -}}
-{{- if eq $mode "self-managed" -}}
-{{- fail "webhook.mode=self-managed: the operator's self-managed certificates are not in this chart version yet; use webhook.mode=cert-manager (cert-manager must be installed) or webhook.mode=off" -}}
-{{- else if not (has $mode (list "off" "cert-manager")) -}}
-{{- fail (printf "webhook.mode=%s is not one of off, cert-manager, self-managed" $mode) -}}
+{{- if not (has $mode (list "self-managed" "cert-manager" "off")) -}}
+{{- fail (printf "webhook.mode=%s is not one of self-managed, cert-manager, off" $mode) -}}
 {{- end -}}
 {{- $mode -}}
 {{- end -}}

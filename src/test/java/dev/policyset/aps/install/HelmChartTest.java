@@ -25,8 +25,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * charts/admission-policy-operator never drifts from config/: {@code helm template} of the chart is compared, object
  * by object (kind, namespace, name, and the whole object without Helm's own labels), with {@code kubectl kustomize}
- * of config/default (default values), config/with-webhook ({@code webhook.mode=cert-manager}) and config/default
- * with the config/prometheus and config/grafana components (metrics toggles on). The chart installs no Namespace
+ * of the overlay each {@code webhook.mode} stands for: config/default (default values, {@code self-managed}),
+ * config/with-cert-manager ({@code cert-manager}), config/without-webhook ({@code off}); and of config/default with
+ * the config/prometheus, config/grafana and policy-reports components (the metrics and reports toggles on). The chart installs no Namespace
  * ({@code helm install --create-namespace} does) and its CRD comes from its crds/ directory, which must be crds/'s.
  * helm comes from test/helm/build.sh (~/.cache/aps/helm/&lt;version&gt;/helm); without it these tests skip, and
  * fail with {@code -Daps.helm.required=true} (CI).
@@ -65,6 +66,7 @@ class HelmChartTest {
     @Test
     void lintPassesWithDefaultAndAllOptionalParts() {
         run(List.of(helm, "lint", "--strict", chart.toString()));
+        run(List.of(helm, "lint", "--strict", chart.toString(), "--set", "webhook.mode=off"));
         run(List.of(helm, "lint", "--strict", chart.toString(), "--set", "webhook.mode=cert-manager",
                 "--set", "metrics.serviceMonitor.enabled=true", "--set", "metrics.prometheusRule.enabled=true",
                 "--set", "metrics.dashboard.enabled=true"));
@@ -76,8 +78,18 @@ class HelmChartTest {
     }
 
     @Test
-    void certManagerModeInstallsWhatConfigWithWebhookInstalls() {
-        assertSameObjects(kustomize(root.resolve("config/with-webhook")), template("webhook.mode=cert-manager"));
+    void selfManagedModeIsTheDefault() {
+        assertEquals(template(), template("webhook.mode=self-managed"));
+    }
+
+    @Test
+    void certManagerModeInstallsWhatConfigWithCertManagerInstalls() {
+        assertSameObjects(kustomize(root.resolve("config/with-cert-manager")), template("webhook.mode=cert-manager"));
+    }
+
+    @Test
+    void offModeInstallsWhatConfigWithoutWebhookInstalls() {
+        assertSameObjects(kustomize(root.resolve("config/without-webhook")), template("webhook.mode=off"));
     }
 
     @Test
@@ -146,11 +158,10 @@ class HelmChartTest {
     }
 
     @Test
-    void anUnsupportedWebhookModeFailsWithWhatToDo() {
-        String selfManaged = failure(List.of(helm, "template", "t", chart.toString(), "--set", "webhook.mode=self-managed"));
-        assertTrue(selfManaged.contains("use webhook.mode=cert-manager"), selfManaged);
+    void anUnknownWebhookModeFailsNamingTheModes() {
         String typo = failure(List.of(helm, "template", "t", chart.toString(), "--set", "webhook.mode=on"));
-        assertTrue(typo.contains("/webhook/mode") && typo.contains("cert-manager"), typo);
+        assertTrue(typo.contains("/webhook/mode") && typo.contains("self-managed") && typo.contains("cert-manager")
+                && typo.contains("off"), typo);
     }
 
     // ------------------------------------------------------------------------------------------------ helpers
@@ -240,10 +251,15 @@ class HelmChartTest {
         return ProjectFiles.readAllYaml(run(command));
     }
 
-    private static String run(List<String> command) {
-        Result r = exec(command);
+    static String run(List<String> command) {
+        return run(new ProcessBuilder(command));
+    }
+
+    /** Runs the command (with the builder's directory and environment); its output, or an AssertionError with both. */
+    static String run(ProcessBuilder builder) {
+        Result r = exec(builder);
         if (r.code != 0) {
-            throw new AssertionError(String.join(" ", command) + " exited " + r.code + ":\n" + r.out + r.err);
+            throw new AssertionError(String.join(" ", builder.command()) + " exited " + r.code + ":\n" + r.out + r.err);
         }
         return r.out;
     }
@@ -257,8 +273,13 @@ class HelmChartTest {
     private record Result(int code, String out, String err) {}
 
     private static Result exec(List<String> command) {
+        return exec(new ProcessBuilder(command));
+    }
+
+    private static Result exec(ProcessBuilder builder) {
+        List<String> command = builder.command();
         try {
-            Process p = new ProcessBuilder(command).start();
+            Process p = builder.start();
             p.getOutputStream().close();
             var err = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
                 try {

@@ -85,6 +85,24 @@ class WebhookConfigurationTest {
     }
 
     /**
+     * config/without-webhook (the Helm chart's webhook.mode=off) is config/default without the webhook's seven
+     * objects, and tells the operator not to start the webhook, so it neither waits for a Secret nor listens.
+     */
+    @Test
+    void withoutWebhookIsConfigDefaultMinusTheWebhookWithTheWebhookTurnedOff() {
+        List<JsonNode> plain = render("config/default");
+        List<JsonNode> without = render("config/without-webhook");
+        Set<String> removed = new TreeSet<>(ids(plain));
+        removed.removeAll(ids(without));
+        assertEquals(Set.of("Service/admission-policy-operator-webhook",
+                "ValidatingWebhookConfiguration/admission-policy-operator", "Secret/admission-policy-operator-webhook-tls",
+                "Role/admission-policy-operator-webhook-certificates", "RoleBinding/admission-policy-operator-webhook-certificates",
+                "ClusterRole/admission-policy-operator-webhook-ca", "ClusterRoleBinding/admission-policy-operator-webhook-ca"), removed);
+        assertTrue(ids(plain).containsAll(ids(without)), "nothing added: " + ids(without));
+        assertEquals(Map.of("APS_WEBHOOK_ENABLED", "false"), webhookEnv(without));
+    }
+
+    /**
      * config/default installs the webhook with self-managed certificates; config/with-cert-manager swaps the Secret
      * and its by-name grants for cert-manager's Issuer and Certificate and turns the self-managed mode off;
      * config/with-webhook (the old path) is config/with-cert-manager.
@@ -103,8 +121,8 @@ class WebhookConfigurationTest {
         assertEquals(Set.of("Secret/admission-policy-operator-webhook-tls",
                 "Role/admission-policy-operator-webhook-certificates", "RoleBinding/admission-policy-operator-webhook-certificates",
                 "ClusterRole/admission-policy-operator-webhook-ca", "ClusterRoleBinding/admission-policy-operator-webhook-ca"), removed);
-        assertEquals(Map.of(), certificatesEnv(plain), "config/default: the operator's default, self-managed");
-        assertEquals(Map.of("APS_WEBHOOK_CERTIFICATES", "mounted"), certificatesEnv(withWebhook));
+        assertEquals(Map.of(), webhookEnv(plain), "config/default: the operator's default, self-managed");
+        assertEquals(Map.of("APS_WEBHOOK_CERTIFICATES", "mounted"), webhookEnv(withWebhook));
         assertEquals(withWebhook, render("config/with-webhook"), "the old path renders the same install");
         for (JsonNode o : withWebhook) {
             String kind = o.path("kind").asText();
@@ -224,10 +242,11 @@ class WebhookConfigurationTest {
         return out;
     }
 
-    private static Map<String, String> certificatesEnv(List<JsonNode> install) {
+    /** The Deployment's APS_WEBHOOK_* environment: how the overlay configures the operator's webhook. */
+    private static Map<String, String> webhookEnv(List<JsonNode> install) {
         Map<String, String> out = new java.util.HashMap<>();
         for (JsonNode e : one(install, "Deployment").at("/spec/template/spec/containers/0/env")) {
-            if (e.path("name").asText().equals("APS_WEBHOOK_CERTIFICATES")) {
+            if (e.path("name").asText().startsWith("APS_WEBHOOK_")) {
                 out.put(e.path("name").asText(), e.path("value").asText());
             }
         }
