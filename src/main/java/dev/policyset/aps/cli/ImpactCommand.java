@@ -43,8 +43,9 @@ import java.util.concurrent.Callable;
                 "  kubectl get ns -o yaml > ns.yaml",
                 "  aps impact --resources live.yaml --resources ns.yaml --output json policies/ \\",
                 "      > impact.json",
-                "  aps impact --resources live.yaml --output openreports --report-results fail,warn policies/ \\",
-                "      > reports.yaml   # OpenReports Report per namespace + ClusterReport, for report UIs",
+                "  # OpenReports Reports per namespace and a ClusterReport, for report UIs:",
+                "  aps impact --resources live.yaml --output openreports \\",
+                "      --report-results fail,warn policies/ > reports.yaml",
                 "",
                 "Exit codes: 0 no binding denies an existing object now, 1 one does (an APS801 warning), "
                         + "2 usage error or unreadable input."})

@@ -15,7 +15,11 @@ import java.util.function.Function;
  * {@code add /spec/template/metadata/labels} or {@code add /spec/containers/0/resources/limits} applies on the
  * server to an object whose request left those structs out. The struct fields come from the built-in schema's
  * always-present fields that are objects with declared properties ({@code BuiltinSchemas.ALWAYS_PRESENT}, value
- * types and defaults); maps and lists are left alone, as Go omits empty ones.
+ * types and defaults). The other way round, an empty map or list that the request spelled out ({@code data: {}})
+ * is gone from the encoding: the request was decoded into the Go object, and {@code omitempty} (on every map and list
+ * field that is not always present) leaves it out, so on the server {@code remove /data/x} finds no {@code /data}
+ * ("doc is missing path") and {@code add /data/x} needs the parent first. Measured on kube-apiserver 1.37.2 (the
+ * behaviour differential suite's remove-missing case). Those fields stay out of the result, as the server stores none.
  *
  * <p>The structs this adds are taken out again after the patch while they are still empty: the server's object
  * has them too, but showing them would only make every expected object in a test spell them out.
@@ -61,6 +65,9 @@ final class TypedEncoding {
         } else if (node instanceof ObjectNode o && isStruct(schema)) {
             schema.properties().forEach((name, field) -> {
                 String child = path + "/" + name.replace("~", "~0").replace("/", "~1");
+                if (isOmittedWhenEmpty(o.get(name), field) && !schema.isRequired(name)) {
+                    o.remove(name);
+                }
                 if (!o.has(name) && schema.isRequired(name) && isStruct(field)) {
                     o.putObject(name);
                     added.add(child);
@@ -70,6 +77,10 @@ final class TypedEncoding {
                 }
             });
         }
+    }
+
+    private static boolean isOmittedWhenEmpty(JsonNode value, Schema field) {
+        return value != null && value.isEmpty() && ((value.isObject() && field.isMap()) || (value.isArray() && field.isArray()));
     }
 
     private static boolean isStruct(Schema s) {

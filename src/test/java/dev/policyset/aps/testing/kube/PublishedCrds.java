@@ -54,7 +54,9 @@ public final class PublishedCrds {
 
     private static boolean established(KubernetesClient admin, String name) {
         CustomResourceDefinition crd = admin.apiextensions().v1().customResourceDefinitions().withName(name).get();
-        return crd != null && crd.getStatus() != null && crd.getStatus().getConditions().stream()
+        // Right after the apply the status may not hold conditions yet (null, not empty).
+        return crd != null && crd.getStatus() != null && crd.getStatus().getConditions() != null
+                && crd.getStatus().getConditions().stream()
                 .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
     }
 }
