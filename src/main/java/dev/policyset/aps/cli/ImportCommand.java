@@ -8,6 +8,8 @@ import dev.policyset.aps.core.importer.GatorSuites;
 import dev.policyset.aps.core.importer.ImportFinding;
 import dev.policyset.aps.core.importer.ImportResult;
 import dev.policyset.aps.core.importer.ImportedFile;
+import dev.policyset.aps.core.importer.KyvernoImporter;
+import dev.policyset.aps.core.importer.KyvernoTests;
 import dev.policyset.aps.core.model.KubeVersion;
 import dev.policyset.aps.core.yaml.Document;
 import dev.policyset.aps.core.yaml.Yaml;
@@ -41,7 +43,7 @@ import java.util.concurrent.Callable;
                 "Exit codes: 0 everything imported (or --partial), 1 something refused (nothing",
                 "written without --partial), 2 usage error or unreadable input."})
 final class ImportCommand implements Callable<Integer> {
-    enum Engine { gatekeeper }
+    enum Engine { gatekeeper, kyverno }
 
     @Parameters(index = "0", paramLabel = "ENGINE", description = "gatekeeper or kyverno.")
     Engine engine;
@@ -76,7 +78,7 @@ final class ImportCommand implements Callable<Integer> {
         if (!loaded.problems().isEmpty()) {
             return ExitCodes.USAGE_OR_INPUT;
         }
-        ImportResult result = gatekeeper(loaded.documents());
+        ImportResult result = engine == Engine.gatekeeper ? gatekeeper(loaded.documents()) : kyverno(loaded.documents());
         boolean refused = result.findings().stream().anyMatch(f -> f.finding().severity() == Severity.ERROR);
         PrintWriter report = outputDir == null ? err : out;
         result.findings().forEach(f -> report.println(describe(f)));
@@ -126,6 +128,16 @@ final class ImportCommand implements Callable<Integer> {
         for (Document d : documents) {
             if (GatorSuites.isSuite(d)) {
                 GatorSuites.convert(d, TestFiles.beside(Path.of(d.source())), parentOf(relative(d).source()), result);
+            }
+        }
+        return result;
+    }
+
+    private ImportResult kyverno(List<Document> documents) {
+        ImportResult result = KyvernoImporter.importAll(documents.stream().map(this::relative).toList());
+        for (Document d : documents) {
+            if (KyvernoTests.isTest(d)) {
+                KyvernoTests.convert(d, TestFiles.beside(Path.of(d.source())), parentOf(relative(d).source()), result);
             }
         }
         return result;

@@ -19,6 +19,8 @@ public final class ImportRules {
     public static final String UNSUPPORTED_LIBRARY = PREFIX + "UnsupportedLibrary";
     /** A Kyverno rule other than validate.cel: pattern, anyPattern, deny, JMESPath, foreach, ... */
     public static final String NOT_CEL = PREFIX + "NotCel";
+    /** A Kyverno validate.foreach rule. */
+    public static final String FOREACH = PREFIX + "Foreach";
     /** A Kyverno rule or policy feature with no native form: generate, mutate, verifyImages, context, apiCall. */
     public static final String UNSUPPORTED_RULE = PREFIX + "UnsupportedRule";
     /** A Kyverno rule that runs only in background scans. */
