@@ -56,6 +56,10 @@ final class ImportCommand implements Callable<Integer> {
             description = "Write one set file per source file (and the converted tests) under DIR; default: sets on stdout.")
     Path outputDir;
 
+    @Option(names = "--autogen", arity = "1", paramLabel = "true|false", defaultValue = "true",
+            description = "kyverno: render Pod rules for pod controllers too, as Kyverno does (default true).")
+    boolean autogen = true;
+
     @Option(names = "--partial", description = "Write what could be imported even when something was refused.")
     boolean partial;
 
@@ -134,10 +138,10 @@ final class ImportCommand implements Callable<Integer> {
     }
 
     private ImportResult kyverno(List<Document> documents) {
-        ImportResult result = KyvernoImporter.importAll(documents.stream().map(this::relative).toList());
+        ImportResult result = KyvernoImporter.importAll(documents.stream().map(this::relative).toList(), autogen);
         for (Document d : documents) {
             if (KyvernoTests.isTest(d)) {
-                KyvernoTests.convert(d, TestFiles.beside(Path.of(d.source())), parentOf(relative(d).source()), result);
+                KyvernoTests.convert(d, TestFiles.beside(Path.of(d.source())), parentOf(relative(d).source()), autogen, result);
             }
         }
         return result;

@@ -27,8 +27,6 @@ public final class ImportRules {
     public static final String BACKGROUND_ONLY = PREFIX + "BackgroundOnly";
     /** A Kyverno match or exclude that cannot be written as matchConstraints and matchConditions. */
     public static final String MATCH = PREFIX + "Match";
-    /** A PolicyException, turned into negated matchConditions (a note, not a refusal). */
-    public static final String EXCEPTION = PREFIX + "Exception";
     /** A test or test case that cannot be converted (its policy was refused, an object is missing, ...). */
     public static final String TEST = PREFIX + "Test";
 

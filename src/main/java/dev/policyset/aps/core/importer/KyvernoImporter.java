@@ -23,7 +23,8 @@ import static dev.policyset.aps.core.importer.SetDocuments.JSON;
  * pkg/admissionpolicy/builder.go}: kinds to resource rules, CEL preconditions to matchConditions,
  * {@code validationFailureAction} Enforce → [Deny], Audit → [Audit, Warn]). Pod-controller autogen is on for a
  * policy that matches Pods alone, as Kyverno has it (off with {@code pod-policies.kyverno.io/autogen-controllers:
- * none} or ValidatingPolicy {@code spec.autogen.podControllers.controllers: []}). What has no native form is refused
+ * none} or ValidatingPolicy {@code spec.autogen.podControllers.controllers: []}, or for the whole import with
+ * {@code --autogen=false}, which measures what an importer without autogen passes). What has no native form is refused
  * per rule (docs/import.md).
  */
 public final class KyvernoImporter {
@@ -44,12 +45,12 @@ public final class KyvernoImporter {
     }
 
     /** Imports every Kyverno policy of {@code documents}: one set per source file. */
-    public static ImportResult importAll(List<Document> documents) {
+    public static ImportResult importAll(List<Document> documents, boolean autogen) {
         ImportResult result = new ImportResult();
         Map<String, ObjectNode> setsByFile = new LinkedHashMap<>();
         for (Document d : documents) {
             List<ObjectNode> members = new ArrayList<>();
-            convert(d, result, members);
+            convert(d, result, members, autogen);
             if (!members.isEmpty()) {
                 ObjectNode set = setsByFile.computeIfAbsent(d.source(), f -> SetDocuments.set(
                         "kyverno-" + f.replaceAll("\\.(ya?ml|json)$", ""), "kyverno:" + f));
@@ -61,10 +62,10 @@ public final class KyvernoImporter {
     }
 
     /** Converts one document into set members; returns what each imported rule became. */
-    public static List<Converted> convert(Document d, ImportResult result, List<ObjectNode> members) {
+    public static List<Converted> convert(Document d, ImportResult result, List<ObjectNode> members, boolean autogen) {
         List<Converted> converted = new ArrayList<>();
         if (isValidatingPolicy(d)) {
-            validatingPolicy(d, result).ifPresent(m -> {
+            validatingPolicy(d, result, autogen).ifPresent(m -> {
                 members.add(m);
                 converted.add(new Converted(d.name(), "", m.path("name").asText(), controllers(m)));
                 result.countPolicy();
@@ -73,7 +74,7 @@ public final class KyvernoImporter {
             JsonNode rules = d.content().path("spec").path("rules");
             for (int i = 0; i < rules.size(); i++) {
                 String vapName = SetDocuments.dnsName(rules.size() == 1 ? d.name() : d.name() + "-" + rules.get(i).path("name").asText("rule-" + i));
-                Optional<ObjectNode> m = rule(d, rules.get(i), "spec.rules[" + i + "]", vapName, result);
+                Optional<ObjectNode> m = rule(d, rules.get(i), "spec.rules[" + i + "]", vapName, result, autogen);
                 if (m.isPresent()) {
                     members.add(m.get());
                     converted.add(new Converted(d.name(), rules.get(i).path("name").asText(""), vapName, controllers(m.get())));
@@ -92,7 +93,7 @@ public final class KyvernoImporter {
 
     // ---- ValidatingPolicy -------------------------------------------------------------------------------------
 
-    static Optional<ObjectNode> validatingPolicy(Document d, ImportResult result) {
+    static Optional<ObjectNode> validatingPolicy(Document d, ImportResult result, boolean autogen) {
         JsonNode spec = d.content().path("spec");
         String object = d.kind() + "/" + d.name();
         if (!spec.path("evaluation").path("admission").path("enabled").asBoolean(true)) {
@@ -132,7 +133,7 @@ public final class KyvernoImporter {
         } else {
             PodControllers.CONTROLLERS.forEach(c -> controllers.add(c.resource()));
         }
-        putAutogen(member, policy, controllers);
+        putAutogen(member, policy, autogen ? controllers : List.of());
         member.set("policy", policy);
         ObjectNode binding = member.putArray("bindings").addObject();
         binding.put("name", SetDocuments.dnsName(d.name()) + "-binding");
@@ -149,7 +150,8 @@ public final class KyvernoImporter {
 
     // ---- ClusterPolicy / Policy -------------------------------------------------------------------------------
 
-    static Optional<ObjectNode> rule(Document d, JsonNode rule, String at, String vapName, ImportResult result) {
+    static Optional<ObjectNode> rule(Document d, JsonNode rule, String at, String vapName, ImportResult result,
+                                     boolean autogen) {
         JsonNode spec = d.content().path("spec");
         String object = d.kind() + "/" + d.name() + " rule " + rule.path("name").asText("");
         for (String kind : List.of("generate", "mutate", "verifyImages")) {
@@ -224,7 +226,7 @@ public final class KyvernoImporter {
                 PodControllers.CONTROLLERS.stream().filter(c -> c.kind().equalsIgnoreCase(kind.trim())).forEach(c -> controllers.add(c.resource()));
             }
         }
-        putAutogen(member, policy, controllers);
+        putAutogen(member, policy, autogen ? controllers : List.of());
         member.set("policy", policy);
         ObjectNode binding = member.putArray("bindings").addObject();
         binding.put("name", vapName + "-binding");

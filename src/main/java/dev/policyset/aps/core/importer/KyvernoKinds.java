@@ -54,8 +54,14 @@ final class KyvernoKinds {
         if (group == null) {
             group = "*";
             for (String g : GROUPS) {
-                if (BuiltinResources.find(g, resource).isPresent()) {
+                Optional<BuiltinResources.Resource> builtin = BuiltinResources.find(g, resource);
+                if (builtin.isPresent()) {
                     group = g;
+                    // the served version discovery would name: v1 where the group has it
+                    List<String> versions = builtin.get().versions();
+                    if ("*".equals(version) && !versions.isEmpty()) {
+                        version = versions.contains("v1") ? "v1" : versions.get(0);
+                    }
                     break;
                 }
             }

@@ -34,7 +34,7 @@ public final class KyvernoTests {
                 && ("Test".equals(d.kind()) && d.apiVersion().startsWith("cli.kyverno.io/") || !c.has("kind"));
     }
 
-    public static void convert(Document test, Loader loader, String outputDir, ImportResult result) {
+    public static void convert(Document test, Loader loader, String outputDir, boolean autogen, ImportResult result) {
         JsonNode t = test.content();
         Map<String, KyvernoImporter.Converted> rules = new HashMap<>();
         Map<String, String> refused = new HashMap<>();
@@ -42,7 +42,7 @@ public final class KyvernoTests {
             try {
                 for (Document d : loader.load(p.asText())) {
                     ImportResult own = new ImportResult();
-                    List<KyvernoImporter.Converted> converted = KyvernoImporter.convert(d, own, new ArrayList<>());
+                    List<KyvernoImporter.Converted> converted = KyvernoImporter.convert(d, own, new ArrayList<>(), autogen);
                     converted.forEach(c -> rules.put(c.policy() + "/" + c.rule(), c));
                     own.findings().forEach(f -> refused.putIfAbsent(d.name(), f.finding().rule()));
                 }
