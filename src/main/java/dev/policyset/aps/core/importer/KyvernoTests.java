@@ -38,12 +38,17 @@ public final class KyvernoTests {
         JsonNode t = test.content();
         Map<String, KyvernoImporter.Converted> rules = new HashMap<>();
         Map<String, String> refused = new HashMap<>();
+        List<String> policyFiles = new ArrayList<>();
         for (JsonNode p : t.path("policies")) {
             try {
                 for (Document d : loader.load(p.asText())) {
                     ImportResult own = new ImportResult();
                     List<KyvernoImporter.Converted> converted = KyvernoImporter.convert(d, own, new ArrayList<>(), autogen);
                     converted.forEach(c -> rules.put(c.policy() + "/" + c.rule(), c));
+                    // a file whose policies were all refused has no set to name
+                    if (!converted.isEmpty() && !policyFiles.contains(p.asText())) {
+                        policyFiles.add(p.asText());
+                    }
                     own.findings().forEach(f -> refused.putIfAbsent(d.name(), f.finding().rule()));
                 }
             } catch (Loader.LoadException e) {
@@ -61,7 +66,7 @@ public final class KyvernoTests {
         String name = test.name().isEmpty() ? "kyverno-test" : test.name();
         String file = test.source().substring(test.source().lastIndexOf('/') + 1).replaceAll("\\.(ya?ml|json)$", "");
         ObjectNode out = SetDocuments.policyTest(SetDocuments.dnsName(name));
-        t.path("policies").forEach(p -> ((ArrayNode) out.get("policies")).add(p.asText()));
+        policyFiles.forEach(((ArrayNode) out.get("policies"))::add);
         ArrayNode namespaces = JSON.arrayNode();
         resources.stream().filter(r -> "Namespace".equals(r.path("kind").asText())).forEach(r -> namespaces.add(r.deepCopy()));
         if (!namespaces.isEmpty()) {
