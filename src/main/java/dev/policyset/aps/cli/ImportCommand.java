@@ -8,6 +8,8 @@ import dev.policyset.aps.core.importer.GatorSuites;
 import dev.policyset.aps.core.importer.ImportFinding;
 import dev.policyset.aps.core.importer.ImportResult;
 import dev.policyset.aps.core.importer.ImportedFile;
+import dev.policyset.aps.core.importer.KyvernoImporter;
+import dev.policyset.aps.core.importer.KyvernoTests;
 import dev.policyset.aps.core.model.KubeVersion;
 import dev.policyset.aps.core.yaml.Document;
 import dev.policyset.aps.core.yaml.Yaml;
@@ -41,7 +43,7 @@ import java.util.concurrent.Callable;
                 "Exit codes: 0 everything imported (or --partial), 1 something refused (nothing",
                 "written without --partial), 2 usage error or unreadable input."})
 final class ImportCommand implements Callable<Integer> {
-    enum Engine { gatekeeper }
+    enum Engine { gatekeeper, kyverno }
 
     @Parameters(index = "0", paramLabel = "ENGINE", description = "gatekeeper or kyverno.")
     Engine engine;
@@ -53,6 +55,10 @@ final class ImportCommand implements Callable<Integer> {
     @Option(names = {"-o", "--output-dir"}, paramLabel = "DIR",
             description = "Write one set file per source file (and the converted tests) under DIR; default: sets on stdout.")
     Path outputDir;
+
+    @Option(names = "--autogen", arity = "1", paramLabel = "true|false", defaultValue = "true",
+            description = "kyverno: render Pod rules for pod controllers too, as Kyverno does (default true).")
+    boolean autogen = true;
 
     @Option(names = "--partial", description = "Write what could be imported even when something was refused.")
     boolean partial;
@@ -76,7 +82,7 @@ final class ImportCommand implements Callable<Integer> {
         if (!loaded.problems().isEmpty()) {
             return ExitCodes.USAGE_OR_INPUT;
         }
-        ImportResult result = gatekeeper(loaded.documents());
+        ImportResult result = engine == Engine.gatekeeper ? gatekeeper(loaded.documents()) : kyverno(loaded.documents());
         boolean refused = result.findings().stream().anyMatch(f -> f.finding().severity() == Severity.ERROR);
         PrintWriter report = outputDir == null ? err : out;
         result.findings().forEach(f -> report.println(describe(f)));
@@ -126,6 +132,16 @@ final class ImportCommand implements Callable<Integer> {
         for (Document d : documents) {
             if (GatorSuites.isSuite(d)) {
                 GatorSuites.convert(d, TestFiles.beside(Path.of(d.source())), parentOf(relative(d).source()), result);
+            }
+        }
+        return result;
+    }
+
+    private ImportResult kyverno(List<Document> documents) {
+        ImportResult result = KyvernoImporter.importAll(documents.stream().map(this::relative).toList(), autogen);
+        for (Document d : documents) {
+            if (KyvernoTests.isTest(d)) {
+                KyvernoTests.convert(d, TestFiles.beside(Path.of(d.source())), parentOf(relative(d).source()), autogen, result);
             }
         }
         return result;

@@ -66,4 +66,31 @@ class ImportCommandTest {
         assertTrue(r.out().startsWith("---\napiVersion: admission.policyset.dev/v1alpha1\nkind: AdmissionPolicySet\n"), r.out());
         assertTrue(r.err().contains("policies imported"), r.err());
     }
+
+    static final String KYVERNO = "src/test/resources/import/kyverno";
+
+    @Test
+    void kyvernoRulesAndValidatingPoliciesWithAutogenAndTheirKyvernoTest(@TempDir Path dir) throws IOException {
+        Path out = dir.resolve("out");
+        RenderCommandTest.Run r = run("import", "kyverno", "--partial", "-o", out.toString(), KYVERNO);
+        assertEquals(ExitCodes.OK, r.exit(), r.out() + r.err());
+        assertTrue(r.out().contains("policies.yaml:24: error import/NotCel ClusterPolicy/disallow-host-network rule "
+                + "labels-by-pattern spec.rules[1].validate: the rule is written with pattern"), r.out());
+        assertTrue(r.out().contains("error import/UnsupportedLibrary ValidatingPolicy/check-replicas-against-cluster spec: "
+                + "an expression calls Kyverno's resource library"), r.out());
+        assertTrue(r.out().matches("(?s).*policies imported +2\n.*test cases converted +5\n.*test cases passing +5 of 5\n.*"), r.out());
+        String set = Files.readString(out.resolve("policies.yaml"));
+        // Audit is [Audit, Warn] as Kyverno's generator has it; autogen for the Pod rule, none where the policy says so
+        assertTrue(set.contains("validationActions:\n              - Audit\n              - Warn"), set);
+        assertTrue(set.contains("- name: disallow-host-network-host-network\n      autogen:"), set);
+        assertFalse(set.contains("- name: require-team-label\n      autogen:"), set);
+        String test = Files.readString(out.resolve(".kyverno-test/kyverno-test.aps-test.yaml"));
+        assertTrue(test.contains("policy: disallow-host-network-host-network-autogen\n          violated: true"), test);
+    }
+
+    @Test
+    void withoutAutogenTheControllerCaseFails(@TempDir Path dir) {
+        RenderCommandTest.Run r = run("import", "kyverno", "--autogen", "false", "--partial", "-o", dir.toString(), KYVERNO);
+        assertTrue(r.out().matches("(?s).*test cases passing +4 of 5\n.*"), r.out());
+    }
 }

@@ -75,6 +75,12 @@ public final class RuleCatalog {
         rule("import/NoTemplate", Severity.WARNING, "A Gatekeeper constraint whose template is not among the inputs");
         rule("import/EnforcementAction", Severity.ERROR, "A Gatekeeper constraint's enforcementAction has no validation action");
         rule("import/Duplicate", Severity.WARNING, "Two imported objects of one kind and name: only the first is imported");
+        rule("import/NotCel", Severity.ERROR, "A Kyverno rule written with patterns, deny or JMESPath instead of validate.cel");
+        rule("import/Foreach", Severity.ERROR, "A Kyverno validate.foreach rule");
+        rule("import/UnsupportedRule", Severity.ERROR, "A Kyverno generate, mutate, verifyImages or context rule, or JSON evaluation");
+        rule("import/UnsupportedLibrary", Severity.ERROR, "A Kyverno expression calls a CEL library the API server does not have");
+        rule("import/Match", Severity.ERROR, "A Kyverno match or exclude that matchConstraints cannot express");
+        rule("import/BackgroundOnly", Severity.ERROR, "A Kyverno policy that runs only in background scans");
         rule("import/Test", Severity.WARNING, "A test or test case of the engine that is not converted");
     }
 

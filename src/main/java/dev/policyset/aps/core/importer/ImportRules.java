@@ -19,14 +19,14 @@ public final class ImportRules {
     public static final String UNSUPPORTED_LIBRARY = PREFIX + "UnsupportedLibrary";
     /** A Kyverno rule other than validate.cel: pattern, anyPattern, deny, JMESPath, foreach, ... */
     public static final String NOT_CEL = PREFIX + "NotCel";
+    /** A Kyverno validate.foreach rule. */
+    public static final String FOREACH = PREFIX + "Foreach";
     /** A Kyverno rule or policy feature with no native form: generate, mutate, verifyImages, context, apiCall. */
     public static final String UNSUPPORTED_RULE = PREFIX + "UnsupportedRule";
     /** A Kyverno rule that runs only in background scans. */
     public static final String BACKGROUND_ONLY = PREFIX + "BackgroundOnly";
     /** A Kyverno match or exclude that cannot be written as matchConstraints and matchConditions. */
     public static final String MATCH = PREFIX + "Match";
-    /** A PolicyException, turned into negated matchConditions (a note, not a refusal). */
-    public static final String EXCEPTION = PREFIX + "Exception";
     /** A test or test case that cannot be converted (its policy was refused, an object is missing, ...). */
     public static final String TEST = PREFIX + "Test";
 

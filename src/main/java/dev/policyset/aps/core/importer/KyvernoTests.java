@@ -1,0 +1,152 @@
+package dev.policyset.aps.core.importer;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.policyset.aps.core.evaluate.suite.Loader;
+import dev.policyset.aps.core.finding.Finding;
+import dev.policyset.aps.core.model.PodControllers;
+import dev.policyset.aps.core.render.Names;
+import dev.policyset.aps.core.yaml.Document;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static dev.policyset.aps.core.importer.SetDocuments.JSON;
+
+/**
+ * {@code kyverno-test.yaml} ({@code cli.kyverno.io} Test) into a PolicyTest beside it ({@code <name>.aps-test.yaml}):
+ * each result's resource becomes a case whose {@code decisions} say whether the policy the rule became is violated
+ * ({@code fail}) or not ({@code pass}, {@code skip}) whatever its validationActions, as Kyverno's verdict is the
+ * rule's whatever its failure action. A resource of a pod controller is judged by the rule's autogen policy
+ * ({@code <policy>-autogen}, {@code <policy>-autogen-cronjobs}). The test's {@code policies} paths stay as they are:
+ * the import writes each policy file's set at the same relative path. Namespace resources are the namespaces fixture.
+ */
+public final class KyvernoTests {
+    private KyvernoTests() {}
+
+    public static boolean isTest(Document d) {
+        JsonNode c = d.content();
+        return c.isObject() && c.path("results").isArray() && c.path("policies").isArray()
+                && ("Test".equals(d.kind()) && d.apiVersion().startsWith("cli.kyverno.io/") || !c.has("kind"));
+    }
+
+    public static void convert(Document test, Loader loader, String outputDir, boolean autogen, ImportResult result) {
+        JsonNode t = test.content();
+        Map<String, KyvernoImporter.Converted> rules = new HashMap<>();
+        Map<String, String> refused = new HashMap<>();
+        List<String> policyFiles = new ArrayList<>();
+        for (JsonNode p : t.path("policies")) {
+            try {
+                for (Document d : loader.load(p.asText())) {
+                    ImportResult own = new ImportResult();
+                    List<KyvernoImporter.Converted> converted = KyvernoImporter.convert(d, own, new ArrayList<>(), autogen);
+                    converted.forEach(c -> rules.put(c.policy() + "/" + c.rule(), c));
+                    // a file whose policies were all refused has no set to name
+                    if (!converted.isEmpty() && !policyFiles.contains(p.asText())) {
+                        policyFiles.add(p.asText());
+                    }
+                    own.findings().forEach(f -> refused.putIfAbsent(d.name(), f.finding().rule()));
+                }
+            } catch (Loader.LoadException e) {
+                note(result, test, "policies", "policy '" + p.asText() + "': " + e.getMessage());
+            }
+        }
+        List<JsonNode> resources = new ArrayList<>();
+        for (JsonNode r : t.path("resources")) {
+            try {
+                loader.load(r.asText()).stream().filter(d -> d.content().isObject()).forEach(d -> resources.add(d.content()));
+            } catch (Loader.LoadException e) {
+                note(result, test, "resources", "resource file '" + r.asText() + "': " + e.getMessage());
+            }
+        }
+        String name = test.name().isEmpty() ? "kyverno-test" : test.name();
+        String file = test.source().substring(test.source().lastIndexOf('/') + 1).replaceAll("\\.(ya?ml|json)$", "");
+        ObjectNode out = SetDocuments.policyTest(SetDocuments.dnsName(name));
+        policyFiles.forEach(((ArrayNode) out.get("policies"))::add);
+        ArrayNode namespaces = JSON.arrayNode();
+        resources.stream().filter(r -> "Namespace".equals(r.path("kind").asText())).forEach(r -> namespaces.add(r.deepCopy()));
+        if (!namespaces.isEmpty()) {
+            out.putObject("fixtures").set("namespaces", namespaces);
+        }
+        ArrayNode cases = out.putArray("cases");
+        JsonNode results = t.path("results");
+        for (int i = 0; i < results.size(); i++) {
+            JsonNode r = results.get(i);
+            String at = "results[" + i + "]";
+            String policy = r.path("policy").asText("");
+            policy = policy.substring(policy.lastIndexOf('/') + 1);
+            // Kyverno names the rules it generates for pod controllers autogen-<rule> and autogen-cronjob-<rule>
+            String rule = r.path("rule").asText("").replaceFirst("^autogen-(cronjob-)?", "");
+            KyvernoImporter.Converted c = rules.get(policy + "/" + rule);
+            if (c == null) {
+                c = rules.get(policy + "/");
+            }
+            List<String> names = new ArrayList<>();
+            r.path("resources").forEach(x -> names.add(x.asText()));
+            if (r.has("resource")) {
+                names.add(r.get("resource").asText());
+            }
+            if (c == null) {
+                note(result, test, at, names.size() + " case(s) of policy " + policy + (rule.isEmpty() ? "" : " rule " + rule)
+                        + " not converted: " + (refused.containsKey(policy) ? "the policy was refused (" + refused.get(policy)
+                        + ")" : "no such imported policy or rule"));
+                continue;
+            }
+            String verdict = r.path("result").asText("");
+            if (!List.of("pass", "fail", "skip").contains(verdict)) {
+                note(result, test, at, names.size() + " case(s) expecting '" + verdict + "' not converted: only pass, fail "
+                        + "and skip are policy decisions a native policy makes");
+                continue;
+            }
+            for (String resourceName : names) {
+                Optional<JsonNode> object = find(resources, r.path("kind").asText(""), resourceName, r.path("namespace").asText(""));
+                if (object.isEmpty()) {
+                    note(result, test, at, "resource " + r.path("kind").asText("") + "/" + resourceName + " is in no resource file: not converted");
+                    continue;
+                }
+                ObjectNode tc = JSON.objectNode();
+                tc.put("name", policy + (rule.isEmpty() ? "" : "/" + rule) + " " + verdict + " " + r.path("kind").asText("") + "/" + resourceName);
+                tc.set("object", object.get().deepCopy());
+                ObjectNode d = tc.putObject("expect").putArray("decisions").addObject();
+                d.put("policy", judgedBy(c, object.get().path("kind").asText("")));
+                d.put("violated", verdict.equals("fail"));
+                cases.add(SetDocuments.uniqueName(tc, cases));
+            }
+        }
+        if (cases.isEmpty()) {
+            return;
+        }
+        result.countTestCases(cases.size());
+        result.add(new ImportedFile((outputDir.isEmpty() ? "" : outputDir + "/") + file + ".aps-test.yaml", List.of(out), true));
+    }
+
+    /** The policy that judges a kind: the rule's autogen policy for its pod controllers, else the rule's. */
+    static String judgedBy(KyvernoImporter.Converted c, String kind) {
+        return PodControllers.CONTROLLERS.stream().filter(x -> x.kind().equals(kind) && c.podControllers().contains(x.resource()))
+                .findFirst().map(x -> Names.autogenName(c.vapName(), x.shape())).orElse(c.vapName());
+    }
+
+    private static Optional<JsonNode> find(List<JsonNode> resources, String kind, String name, String namespace) {
+        String ns = namespace;
+        String n = name;
+        if (name.contains("/")) {
+            ns = name.substring(0, name.indexOf('/'));
+            n = name.substring(name.indexOf('/') + 1);
+        }
+        for (JsonNode r : resources) {
+            if ((kind.isEmpty() || kind.equals(r.path("kind").asText())) && n.equals(r.path("metadata").path("name").asText())
+                    && (ns.isEmpty() || ns.equals(r.path("metadata").path("namespace").asText("default")))) {
+                return Optional.of(r);
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static void note(ImportResult result, Document test, String at, String message) {
+        result.add(new ImportFinding(Finding.warning(ImportRules.TEST, "Test/" + test.name(), at, message), test.source(), test.lineOf(at)));
+    }
+}
