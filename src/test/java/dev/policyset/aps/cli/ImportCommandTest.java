@@ -93,4 +93,52 @@ class ImportCommandTest {
         RenderCommandTest.Run r = run("import", "kyverno", "--autogen", "false", "--partial", "-o", dir.toString(), KYVERNO);
         assertTrue(r.out().matches("(?s).*test cases passing +4 of 5\n.*"), r.out());
     }
+
+    static final String EXCEPTIONS = "src/test/resources/import/kyverno-exceptions";
+
+    @Test
+    void policyExceptionsBecomeNegatedMatchConditionsAndExemptWhatKyvernoExempts(@TempDir Path dir) throws IOException {
+        Path out = dir.resolve("out");
+        RenderCommandTest.Run r = run("import", "kyverno", "-o", out.toString(), EXCEPTIONS + "/policies.yaml",
+                EXCEPTIONS + "/exceptions.yaml", EXCEPTIONS + "/resources.yaml", EXCEPTIONS + "/kyverno-test.yaml");
+        assertEquals(ExitCodes.OK, r.exit(), r.out() + r.err());
+        // the output says what each exception became
+        assertTrue(r.out().contains("exceptions.yaml:9: info import/ExceptionApplied PolicyException/infra-host-network "
+                + "spec.exceptions[0]: the exception became matchCondition(s) kyverno-exception-kyverno-infra-host-network "
+                + "(negated) on policy disallow-host-network"), r.out());
+        assertTrue(r.out().contains("info import/ExceptionApplied PolicyException/legacy-namespace spec.policyRefs[0]: the "
+                + "exception became matchCondition(s) legacy-namespace (negated) on policy check-deployment-labels"), r.out());
+        // exempted by namespace, by name wildcard, by label selector (skip) and not exempted (fail): all as Kyverno says
+        assertTrue(r.out().matches("(?s).*test cases converted +9\n.*test cases passing +9 of 9\n.*"), r.out());
+        String set = Files.readString(out.resolve("policies.yaml"));
+        assertTrue(set.contains("expression: '!(object.metadata.namespace == ''legacy'')'"), set);
+        assertTrue(set.contains(".matches('^debug-.*$')"), set);
+        // the written set is valid, and its conditions guard what the request leaves out
+        RenderCommandTest.Run validate = run("validate", out.resolve("policies.yaml").toString());
+        assertEquals(ExitCodes.OK, validate.exit(), validate.out());
+        assertTrue(validate.out().contains("0 error(s), 0 warning(s)"), validate.out());
+    }
+
+    @Test
+    void withoutTheExceptionsTheExemptedCasesFail(@TempDir Path dir) {
+        RenderCommandTest.Run r = run("import", "kyverno", "-o", dir.resolve("out").toString(), EXCEPTIONS + "/policies.yaml",
+                EXCEPTIONS + "/resources.yaml", EXCEPTIONS + "/kyverno-test.yaml");
+        // infra-host-pod, debug-1, labelled, legacy-unlabelled are violations without their exceptions
+        assertTrue(r.out().matches("(?s).*test cases passing +5 of 9\n.*"), r.out());
+    }
+
+    @Test
+    void anExceptionWithJmespathConditionsIsRefusedAndOneForAnotherPolicyExemptsNothing(@TempDir Path dir) {
+        Path out = dir.resolve("out");
+        RenderCommandTest.Run r = run("import", "kyverno", "-o", out.toString(), EXCEPTIONS + "/policies.yaml",
+                EXCEPTIONS + "/unsupported/exceptions.yaml");
+        assertEquals(ExitCodes.FINDINGS, r.exit(), r.out() + r.err());
+        assertTrue(r.out().contains("exceptions.yaml:13: error import/Exception PolicyException/jmespath-conditions "
+                + "spec.conditions: conditions are JMESPath, which only Kyverno evaluates: rewrite the exception as a "
+                + "policies.kyverno.io PolicyException with CEL matchConditions, then import"), r.out());
+        assertTrue(r.out().contains("warning import/ExceptionTarget PolicyException/other-policy spec.exceptions[0]: policy "
+                + "not-imported rules some-rule: no such policy or rule was imported"), r.out());
+        assertTrue(r.out().contains("nothing written"), r.out());
+        assertFalse(Files.exists(out));
+    }
 }

@@ -81,6 +81,9 @@ public final class RuleCatalog {
         rule("import/UnsupportedLibrary", Severity.ERROR, "A Kyverno expression calls a CEL library the API server does not have");
         rule("import/Match", Severity.ERROR, "A Kyverno match or exclude that matchConstraints cannot express");
         rule("import/BackgroundOnly", Severity.ERROR, "A Kyverno policy that runs only in background scans");
+        rule("import/Exception", Severity.ERROR, "A Kyverno PolicyException that negated matchConditions cannot express");
+        rule("import/ExceptionTarget", Severity.WARNING, "A Kyverno PolicyException whose policy or rule was not imported");
+        rule("import/ExceptionApplied", Severity.INFO, "A Kyverno PolicyException imported as negated matchConditions");
         rule("import/Test", Severity.WARNING, "A test or test case of the engine that is not converted");
     }
 

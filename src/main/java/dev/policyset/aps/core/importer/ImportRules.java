@@ -27,6 +27,12 @@ public final class ImportRules {
     public static final String BACKGROUND_ONLY = PREFIX + "BackgroundOnly";
     /** A Kyverno match or exclude that cannot be written as matchConstraints and matchConditions. */
     public static final String MATCH = PREFIX + "Match";
+    /** A Kyverno PolicyException that negated matchConditions cannot express (conditions, podSecurity, ...). */
+    public static final String EXCEPTION = PREFIX + "Exception";
+    /** A Kyverno PolicyException whose policy or rule was not imported: it exempts nothing. */
+    public static final String EXCEPTION_TARGET = PREFIX + "ExceptionTarget";
+    /** A Kyverno PolicyException imported as negated matchConditions on the policies it names. */
+    public static final String EXCEPTION_APPLIED = PREFIX + "ExceptionApplied";
     /** A test or test case that cannot be converted (its policy was refused, an object is missing, ...). */
     public static final String TEST = PREFIX + "Test";
 

@@ -48,15 +48,24 @@ public final class KyvernoImporter {
     public static ImportResult importAll(List<Document> documents, boolean autogen) {
         ImportResult result = new ImportResult();
         Map<String, ObjectNode> setsByFile = new LinkedHashMap<>();
+        List<KyvernoExceptions.Target> targets = new ArrayList<>();
         for (Document d : documents) {
             List<ObjectNode> members = new ArrayList<>();
-            convert(d, result, members, autogen);
+            List<Converted> converted = convert(d, result, members, autogen);
+            // convert adds a member and what it became together, so the two lists line up
+            for (int i = 0; i < converted.size(); i++) {
+                String namespace = d.content().path("metadata").path("namespace").asText("");
+                boolean namespaced = d.kind().equals("Policy") || d.kind().equals("NamespacedValidatingPolicy");
+                targets.add(new KyvernoExceptions.Target((namespaced && !namespace.isEmpty() ? namespace + "/" : "")
+                        + d.name(), converted.get(i).rule(), isValidatingPolicy(d), members.get(i), d.source()));
+            }
             if (!members.isEmpty()) {
                 ObjectNode set = setsByFile.computeIfAbsent(d.source(), f -> SetDocuments.set(
                         "kyverno-" + f.replaceAll("\\.(ya?ml|json)$", ""), "kyverno:" + f));
                 members.forEach(SetDocuments.validatingPolicies(set)::add);
             }
         }
+        KyvernoExceptions.apply(documents, targets, result);
         setsByFile.forEach((file, set) -> result.add(new ImportedFile(file, List.of(set), false)));
         return result;
     }

@@ -6,13 +6,13 @@ import java.util.regex.Pattern;
 
 /**
  * CEL libraries only Kyverno's engine has ({@code kyverno/kyverno: pkg/cel/libs/}: http, resource, globalcontext,
- * imagedata, image, generator, json, yaml, x509, hash, math, time, transform, user): an expression that calls one
- * cannot run in the API server.
+ * imagedata, image, generator, json, yaml, x509, hash, math, time, transform, user, with parseServiceAccount): an
+ * expression that calls one cannot run in the API server.
  */
 final class KyvernoLibraries {
     private static final Pattern CALL = Pattern.compile(
             "(?<![\\w.])(http|resource|globalContext|imagedata|image|generator|json|yaml|x509|hash|random|gzip)\\s*\\.\\s*\\w+\\s*\\(");
-    private static final Pattern FUNCTION = Pattern.compile("(?<![\\w.])(parseImageReference|image|parseJson|parseYaml)\\s*\\(");
+    private static final Pattern FUNCTION = Pattern.compile("(?<![\\w.])(parseImageReference|image|parseJson|parseYaml|parseServiceAccount)\\s*\\(");
 
     private KyvernoLibraries() {}
 

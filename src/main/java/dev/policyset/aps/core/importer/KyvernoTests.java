@@ -3,7 +3,9 @@ package dev.policyset.aps.core.importer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.policyset.aps.core.evaluate.KindResources;
 import dev.policyset.aps.core.evaluate.suite.Loader;
+import dev.policyset.aps.core.intercept.BuiltinResources;
 import dev.policyset.aps.core.finding.Finding;
 import dev.policyset.aps.core.model.PodControllers;
 import dev.policyset.aps.core.render.Names;
@@ -110,7 +112,7 @@ public final class KyvernoTests {
                 }
                 ObjectNode tc = JSON.objectNode();
                 tc.put("name", policy + (rule.isEmpty() ? "" : "/" + rule) + " " + verdict + " " + r.path("kind").asText("") + "/" + resourceName);
-                tc.set("object", object.get().deepCopy());
+                tc.set("object", withNamespace(object.get()));
                 ObjectNode d = tc.putObject("expect").putArray("decisions").addObject();
                 d.put("policy", judgedBy(c, object.get().path("kind").asText("")));
                 d.put("violated", verdict.equals("fail"));
@@ -128,6 +130,22 @@ public final class KyvernoTests {
     static String judgedBy(KyvernoImporter.Converted c, String kind) {
         return PodControllers.CONTROLLERS.stream().filter(x -> x.kind().equals(kind) && c.podControllers().contains(x.resource()))
                 .findFirst().map(x -> Names.autogenName(c.vapName(), x.shape())).orElse(c.vapName());
+    }
+
+    /**
+     * The resource as the API server admits it: a built-in namespaced kind written without a namespace is in
+     * {@code default} (the request's namespace, which the server writes into metadata.namespace before admission);
+     * an expression reading {@code object.metadata.namespace} (a PolicyException's condition) needs it.
+     */
+    static JsonNode withNamespace(JsonNode resource) {
+        ObjectNode copy = resource.deepCopy();
+        String apiVersion = copy.path("apiVersion").asText("");
+        boolean namespaced = BuiltinResources.find(KindResources.groupOf(apiVersion),
+                KindResources.resourceOf(copy.path("kind").asText(""))).map(BuiltinResources.Resource::namespaced).orElse(false);
+        if (namespaced && copy.path("metadata").isObject() && copy.path("metadata").path("namespace").asText("").isEmpty()) {
+            ((ObjectNode) copy.get("metadata")).put("namespace", "default");
+        }
+        return copy;
     }
 
     private static Optional<JsonNode> find(List<JsonNode> resources, String kind, String name, String namespace) {
