@@ -124,7 +124,13 @@ class BehaviourDifferentialRealServerTest {
             if (why.contains("(404)")) {
                 judge.skip(id, "not served by the server", why);
             }
-            judge.judge(id, version, "setup refused: " + why, summary(offline.outcome()), false, "");
+            // The server refused the case's own policies at creation: offline agrees when aps test refuses them too
+            // (RefusedObjects: the API server's creation rules run on what a case loads).
+            String refusedOffline = offline.differences().stream()
+                    .filter(d -> d.startsWith("the API server refuses to create")).findFirst().orElse("");
+            judge.judge(id, version, "setup refused: " + why,
+                    refusedOffline.isEmpty() ? summary(offline.outcome()) : "setup refused: " + refusedOffline,
+                    !refusedOffline.isEmpty() && why.contains("(422)"), refusedOffline.isEmpty() ? "" : "both refuse");
             return;
         }
         if (s.code() == 404 && (offline.outcome() == null || offline.outcome().code() != 404)) {
