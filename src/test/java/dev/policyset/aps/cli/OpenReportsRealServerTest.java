@@ -8,6 +8,7 @@ import dev.policyset.aps.testing.kube.KubeControlPlane;
 import dev.policyset.aps.testing.kube.PublishedCrds;
 import dev.policyset.aps.testing.kube.RealApiServer;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -51,20 +52,30 @@ class OpenReportsRealServerTest {
         assertTrue(reports.stream().anyMatch(r -> r.path("metadata").has("annotations")),
                 "a capped report (2 results at most) is among them: " + run.out());
         KubernetesClient admin = KubeControlPlane.shared().admin();
-        for (JsonNode sent : reports) {
-            String ns = sent.path("metadata").path("namespace").asText("");
-            if (!ns.isEmpty() && admin.namespaces().withName(ns).get() == null) {
-                admin.resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build()).create();
+        // The plane is shared by the JVM's real-server tests: what this test creates goes again, so that a later
+        // aps test --server run finds no namespace of ours (it refuses a fixture namespace with other content).
+        List<HasMetadata> made = new ArrayList<>();
+        try {
+            for (JsonNode sent : reports) {
+                String ns = sent.path("metadata").path("namespace").asText("");
+                if (!ns.isEmpty() && admin.namespaces().withName(ns).get() == null) {
+                    made.add(admin.resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build()).create());
+                }
+                GenericKubernetesResource created = admin.resource(JSON.treeToValue(sent, GenericKubernetesResource.class)).createOr(
+                        existing -> existing.update());
+                made.add(created);
+                JsonNode stored = JSON.valueToTree(created);
+                for (String field : List.of("source", "configuration", "summary", "results")) {
+                    assertTrue(same(sent.path(field), stored.path(field)), kind(sent) + ": ." + field + " as stored differs:\nsent   "
+                            + sent.path(field) + "\nstored " + stored.path(field));
+                }
+                assertEquals(sent.path("metadata").path("labels"), stored.path("metadata").path("labels"));
+                assertEquals(sent.path("metadata").path("annotations"), stored.path("metadata").path("annotations"));
             }
-            GenericKubernetesResource created = admin.resource(JSON.treeToValue(sent, GenericKubernetesResource.class)).createOr(
-                    existing -> existing.update());
-            JsonNode stored = JSON.valueToTree(created);
-            for (String field : List.of("source", "configuration", "summary", "results")) {
-                assertTrue(same(sent.path(field), stored.path(field)), kind(sent) + ": ." + field + " as stored differs:\nsent   "
-                        + sent.path(field) + "\nstored " + stored.path(field));
+        } finally {
+            for (int i = made.size() - 1; i >= 0; i--) {
+                admin.resource(made.get(i)).withGracePeriod(0).delete();
             }
-            assertEquals(sent.path("metadata").path("labels"), stored.path("metadata").path("labels"));
-            assertEquals(sent.path("metadata").path("annotations"), stored.path("metadata").path("annotations"));
         }
     }
 
