@@ -17,6 +17,7 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,6 +30,7 @@ public class PlanExecutor {
     private final ClusterObjects objects;
     private final ClusterDiscovery discovery;
     private final OperatorMetrics metrics;
+    private final StagingRefusals stagingRefusals = new StagingRefusals(Clock.systemUTC());
 
     public PlanExecutor(ClusterObjects objects, ClusterDiscovery discovery, OperatorMetrics metrics) {
         this.objects = objects;
@@ -47,6 +49,10 @@ public class PlanExecutor {
      */
     public Plan execute(Plan plan, InformerClusterView view) {
         List<Write> staged = ParamPolicyStaging.stagedFirst(plan.writes());
+        List<DryRunRejection> remembered = staged.isEmpty() ? List.of() : stagingRefusals.recent(plan.writes());
+        if (!remembered.isEmpty()) {
+            return Planner.afterDryRun(plan, remembered); // the same staged generation, refused moments ago
+        }
         for (int i = 0; i < staged.size(); i++) {
             try {
                 apply(staged.get(i), view);
@@ -55,7 +61,9 @@ public class PlanExecutor {
                     throw e;
                 }
                 rollBack(staged.subList(0, i));
-                return Planner.afterDryRun(plan, List.of(rejection(staged.get(i).id(), e, false)));
+                List<DryRunRejection> refusal = List.of(rejection(staged.get(i).id(), e, false));
+                stagingRefusals.remember(plan.writes(), refusal);
+                return Planner.afterDryRun(plan, refusal);
             }
         }
         List<Write> writes = ParamPolicyStaging.rest(plan.writes(), staged);
@@ -64,6 +72,9 @@ public class PlanExecutor {
         List<DryRunRejection> rejections = dryRun(writes.subList(unchecked, writes.size()));
         if (!rejections.isEmpty()) {
             rollBack(staged);
+            if (!staged.isEmpty()) {
+                stagingRefusals.remember(plan.writes(), rejections);
+            }
             return Planner.afterDryRun(plan, rejections);
         }
         List<ApplyConflict> conflicts = new ArrayList<>();

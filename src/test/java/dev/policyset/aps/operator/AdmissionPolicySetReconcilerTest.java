@@ -197,6 +197,15 @@ class AdmissionPolicySetReconcilerTest {
         assertEquals(List.of("PATCH", "DELETE"), policyRequests.subList(0, 2), "staged, then rolled back: " + policyRequests);
         await().atMost(WAIT).until(() -> live(AdmissionKind.VALIDATING_ADMISSION_POLICY, "staged").isEmpty());
         assertTrue(live(AdmissionKind.VALIDATING_ADMISSION_POLICY_BINDING, "staged-binding").isEmpty());
+        // The rollback's delete is an event on an owned object: it must not stage the refused generation again
+        // (it did, in a loop of create, dry run and delete, until StagingRefusals).
+        AdmissionPolicySet after = get("staged");
+        after.getMetadata().setAnnotations(new java.util.HashMap<>(java.util.Map.of("touch", "1")));
+        client.resource(after).update(); // one more event on the set itself, same generation
+        await().pollDelay(Duration.ofSeconds(2)).atMost(WAIT).until(() -> true);
+        List<String> allPolicyWrites = ApsMockServer.dispatcher().since(mark).stream()
+                .filter(r -> r.isWrite() && r.path().endsWith("/validatingadmissionpolicies/staged")).map(r -> r.method()).toList();
+        assertEquals(List.of("PATCH", "DELETE"), allPolicyWrites, "staged once, rolled back once");
     }
 
     @Test
