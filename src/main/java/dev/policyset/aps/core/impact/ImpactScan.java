@@ -205,11 +205,13 @@ public final class ImpactScan {
                 audited++;
             }
             boolean flagged = r.deniedUnderDeny() || !r.errors().isEmpty();
-            if (samples.size() < sampleLimit && flagged) {
-                samples.add(sample(object, r));
+            boolean sampled = flagged && samples.size() < sampleLimit;
+            // one sample serves both the bounded list and the verdict (it reads the object's identity and message)
+            BindingImpact.Sample s = flagged && (sampled || verdicts != null) ? sample(object, r) : null;
+            if (sampled) {
+                samples.add(s);
             }
             if (verdicts != null) {
-                BindingImpact.Sample s = flagged ? sample(object, r) : null;
                 verdicts.add(ObjectVerdict.of(object, r.operation(), s == null ? ObjectVerdict.PASS : s.outcome(),
                         s == null ? "" : s.message()));
             }
