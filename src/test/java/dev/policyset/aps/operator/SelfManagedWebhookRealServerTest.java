@@ -205,12 +205,20 @@ class SelfManagedWebhookRealServerTest {
                     AdmissionWebhookRealServerTest.post(AdmissionWebhookRealServerTest.unsafeSet(), true);
                     return reviews.get() > 0;
                 });
-                // ... then one write, answered by the follower alone.
-                int before = reviews.get();
+                // ... then one write, answered by the follower alone. The follower counts a review after its answer
+                // is sent, so the count can trail a response: read it once it has settled, and wait for the new one.
+                java.util.concurrent.atomic.AtomicInteger last = new java.util.concurrent.atomic.AtomicInteger(-1);
+                await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(300))
+                        .until(() -> {
+                            int now = reviews.get();
+                            return now == last.getAndSet(now);
+                        });
+                int before = last.get();
                 HttpResponse<String> refused = AdmissionWebhookRealServerTest.post(AdmissionWebhookRealServerTest.unsafeSet(), true);
                 assertEquals(403, refused.statusCode(), refused.body());
                 assertTrue(refused.body().contains("denied the request"), refused.body());
-                assertEquals(before + 1, reviews.get(), "the follower answered it");
+                await().atMost(Duration.ofSeconds(10)).untilAsserted(
+                        () -> assertEquals(before + 1, reviews.get(), "the follower answered it"));
             } finally {
                 follower.stop();
             }
