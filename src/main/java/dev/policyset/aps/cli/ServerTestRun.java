@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.policyset.aps.core.evaluate.AdmissionOutcome;
 import dev.policyset.aps.core.evaluate.UserInfo;
 import dev.policyset.aps.core.evaluate.suite.CaseResult;
+import dev.policyset.aps.core.evaluate.suite.ParamInformerAnchors;
 import dev.policyset.aps.core.evaluate.suite.PolicyTest;
 import dev.policyset.aps.core.evaluate.suite.ServerProbes;
 import dev.policyset.aps.core.evaluate.suite.ServerReplay;
@@ -52,7 +53,14 @@ final class ServerTestRun implements AutoCloseable {
     private ServerReplay replay;
     private int files;
     private final Deque<GenericKubernetesResource> created = new ConcurrentLinkedDeque<>();
-    private final Thread cleanupOnInterrupt = new Thread(this::cleanUp, "aps-test-server-cleanup");
+    /** The run's param-informer anchors ({@link ParamInformerAnchors}): they live until the run ends, not per file. */
+    private final Deque<GenericKubernetesResource> anchors = new ConcurrentLinkedDeque<>();
+    private final Map<ParamInformerAnchors.Use, Boolean> anchored = new java.util.LinkedHashMap<>();
+    private java.util.function.Consumer<String> notices = m -> { };
+    private final Thread cleanupOnInterrupt = new Thread(() -> {
+        cleanUp();
+        releaseAnchors();
+    }, "aps-test-server-cleanup");
 
     private final boolean grantCaseUsers;
     private Duration loadTimeout = LOAD_TIMEOUT;
@@ -106,6 +114,12 @@ final class ServerTestRun implements AutoCloseable {
         return new ServerTestRun(new KubernetesClientBuilder().withConfig(config).build(), runId.toLowerCase(Locale.ROOT), grant);
     }
 
+    /** Where the run's warnings go (the command's standard error): said once, at the end of the run. */
+    ServerTestRun withNotices(java.util.function.Consumer<String> notices) {
+        this.notices = notices;
+        return this;
+    }
+
     /** How long the run waits for the server to evaluate its policies (tests shorten it). */
     ServerTestRun withLoadTimeout(Duration timeout) {
         this.loadTimeout = timeout;
@@ -155,6 +169,7 @@ final class ServerTestRun implements AutoCloseable {
         // requests judged by the last one's deleted policies (measured: 1 behaviour-suite run in 3 at 1.37.2)
         replay = new ServerReplay(runId + Integer.toString(files++, 36));
         List<String> skipped = ServerReplay.skipped(test);
+        anchorParamInformers(test);
         String setupProblem = setUp(test);
         List<CaseResult> results = new ArrayList<>();
         for (TestCase c : test.cases()) {
@@ -194,6 +209,72 @@ final class ServerTestRun implements AutoCloseable {
                 delete(existing);
             }
         }
+    }
+
+    /**
+     * Before the first file whose policies use a built-in paramKind, an anchor that keeps the server's informer of
+     * that kind for the rest of the run: without it the server stops the informer when one file's bindings are
+     * removed, and the next file's params are not found. Best effort: a refused anchor (a policy kind the server
+     * does not serve) leaves the run as it was.
+     */
+    private void anchorParamInformers(PolicyTest test) {
+        for (ParamInformerAnchors.Use use : ParamInformerAnchors.builtInParamKinds(test)) {
+            if (anchored.containsKey(use)) {
+                continue;
+            }
+            boolean ok = true;
+            for (ObjectNode o : ParamInformerAnchors.anchor(use, runId, anchored.size())) {
+                try {
+                    anchors.push(client.resource(Yaml.mapper().convertValue(o, GenericKubernetesResource.class)).create());
+                } catch (KubernetesClientException e) {
+                    ok = false;
+                }
+            }
+            anchored.put(use, ok);
+        }
+    }
+
+    /**
+     * Removes the anchors, then says for each built-in paramKind whether the run's bindings were the last of it on
+     * the cluster (then the server has stopped that kind's informer until it restarts).
+     */
+    private void releaseAnchors() {
+        GenericKubernetesResource r;
+        while ((r = anchors.poll()) != null) {
+            try {
+                client.resource(r).withGracePeriod(0).delete();
+            } catch (KubernetesClientException e) {
+                // best effort, as for the run's other objects: the run label finds leftovers
+            }
+        }
+        if (anchored.isEmpty()) {
+            return;
+        }
+        String version;
+        try {
+            version = client.getKubernetesVersion().getGitVersion();
+        } catch (RuntimeException e) {
+            version = "";
+        }
+        for (ParamInformerAnchors.Use use : anchored.keySet()) {
+            try {
+                boolean validating = use.policyKind() == dev.policyset.aps.core.model.AdmissionKind.VALIDATING_ADMISSION_POLICY;
+                String kind = validating ? "ValidatingAdmissionPolicy" : "MutatingAdmissionPolicy";
+                List<JsonNode> policies = list(use.policyApiVersion(), kind);
+                List<JsonNode> bindings = list(use.policyApiVersion(), kind + "Binding");
+                if (!ParamInformerAnchors.boundElsewhere(use, policies, bindings, runId)) {
+                    notices.accept(ParamInformerAnchors.lastBindingWarning(use, version));
+                }
+            } catch (KubernetesClientException e) {
+                // cannot tell (no list permission): say nothing rather than guess
+            }
+        }
+        anchored.clear();
+    }
+
+    private List<JsonNode> list(String apiVersion, String kind) {
+        return client.genericKubernetesResources(apiVersion, kind).list().getItems().stream()
+                .map(i -> (JsonNode) Yaml.mapper().valueToTree(i)).toList();
     }
 
     /** Creates the run's objects, then waits until the server evaluates them; null when all is in place. */
@@ -345,6 +426,7 @@ final class ServerTestRun implements AutoCloseable {
     @Override
     public void close() {
         cleanUp();
+        releaseAnchors();
         try {
             Runtime.getRuntime().removeShutdownHook(cleanupOnInterrupt);
         } catch (IllegalStateException e) {

@@ -71,7 +71,8 @@ final class TestCommand implements Callable<Integer> {
         InputFiles.requireStdinAtMostOnce(paths, spec.commandLine());
         TestRun.Result result = TestRun.run(paths, parent.stdin(), kubeVersion.version);
         if (server || context != null) {
-            try (ServerTestRun run = ServerTestRun.connect(context, allowShared)) {
+            try (ServerTestRun run = ServerTestRun.connect(context, allowShared)
+                    .withNotices(m -> err.println("aps test: warning: " + m))) {
                 result = TestRun.onServer(result, run::run);
             } catch (ServerTestRun.Refused e) {
                 err.println("aps test: " + e.getMessage());

@@ -156,6 +156,67 @@ class ServerTestRealServerTest {
         }
     }
 
+    /**
+     * The ClusterRole docs/testing.md prints is all a runner needs: bound to a user of no group, the fixture runs as
+     * with system:masters (6 of 7 cases pass on the server). The run also leaves nothing behind, its param-informer
+     * anchor included, and warns exactly when its bindings were the last of the ConfigMap paramKind on the server.
+     */
+    @Test
+    void theDocumentedRbacIsEnoughAndTheParamInformerWarningIsTrue(KubeControlPlane plane) throws Exception {
+        String doc = java.nio.file.Files.readString(Path.of("docs/testing.md"));
+        int from = doc.indexOf("```yaml", doc.indexOf("RBAC for the user of the context"));
+        String yaml = doc.substring(doc.indexOf('\n', from) + 1, doc.indexOf("```", from + 7));
+        var role = Yaml.mapper().readValue(yaml, io.fabric8.kubernetes.api.model.rbac.ClusterRole.class);
+        // the doc's "and the kinds of your params and old objects": the fixture's are ConfigMaps and Namespaces
+        role.getMetadata().setName("aps-test-server-documented");
+        plane.admin().rbac().clusterRoles().resource(role).create();
+        String user = "aps-rbac-runner";
+        plane.admin().rbac().clusterRoleBindings().resource(new io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder()
+                .withNewMetadata().withName("aps-test-server-documented").endMetadata()
+                .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", "aps-test-server-documented")
+                .addNewSubject().withApiGroup("rbac.authorization.k8s.io").withKind("User").withName(user).endSubject()
+                .build()).create();
+        try {
+            for (String key : List.copyOf(System.getProperties().stringPropertyNames())) {
+                if (key.startsWith("kubernetes.")) {
+                    hidden.put(key, System.getProperty(key));
+                    System.clearProperty(key);
+                }
+            }
+            System.setProperty("kubeconfig", plane.kubeconfigFor(user, List.of()).toString());
+            RenderCommandTest.Run run = RenderCommandTest.run("test", "--server", "-o", "json", FIXTURE);
+            JsonNode cases = Yaml.mapper().readTree(run.out()).path("files").path(0).path("cases");
+            long passed = 0;
+            for (JsonNode c : cases) {
+                assertFalse(c.path("differences").toString().contains("setup on the server"), c.toString());
+                passed += c.path("passed").asBoolean() ? 1 : 0;
+            }
+            assertEquals(7, cases.size(), run.out() + run.err());
+            assertEquals(6, passed, "as with system:masters: " + run.out() + run.err());
+
+            assertEquals(List.of(), plane.admin().genericKubernetesResources("admissionregistration.k8s.io/v1",
+                            "ValidatingAdmissionPolicy").withLabel(ServerReplay.RUN_LABEL).list().getItems().stream()
+                    .map(o -> o.getMetadata().getName()).toList(), "the run removes its policies, the anchor too");
+            boolean othersKeepIt = otherConfigMapParamBindings(plane);
+            String warning = "the run's bindings were the last on this cluster to use paramKind v1/ConfigMap";
+            assertEquals(!othersKeepIt, run.err().contains(warning), "other bindings keep the informer: " + othersKeepIt
+                    + "; stderr: " + run.err());
+        } finally {
+            plane.admin().rbac().clusterRoleBindings().withName("aps-test-server-documented").delete();
+            plane.admin().rbac().clusterRoles().withName("aps-test-server-documented").delete();
+        }
+    }
+
+    /** Whether a binding not of an aps test run binds a policy whose paramKind is v1/ConfigMap. */
+    private static boolean otherConfigMapParamBindings(KubeControlPlane plane) {
+        var policies = plane.admin().admissionRegistration().v1().validatingAdmissionPolicies().list().getItems();
+        return plane.admin().admissionRegistration().v1().validatingAdmissionPolicyBindings().list().getItems().stream()
+                .filter(b -> b.getMetadata().getLabels() == null || !b.getMetadata().getLabels().containsKey(ServerReplay.RUN_LABEL))
+                .anyMatch(b -> policies.stream().anyMatch(p -> p.getMetadata().getName().equals(b.getSpec().getPolicyName())
+                        && p.getSpec().getParamKind() != null && "v1".equals(p.getSpec().getParamKind().getApiVersion())
+                        && "ConfigMap".equals(p.getSpec().getParamKind().getKind())));
+    }
+
     @Test
     void aContextThatDoesNotLookThrowawayIsRefusedUnlessAllowed() {
         assertTrue(ServerTestRun.looksDisposable("aps-test", "https://127.0.0.1:6443"));
