@@ -166,7 +166,8 @@ class ServerTestRealServerTest {
         String doc = java.nio.file.Files.readString(Path.of("docs/testing.md"));
         int from = doc.indexOf("```yaml", doc.indexOf("RBAC for the user of the context"));
         String yaml = doc.substring(doc.indexOf('\n', from) + 1, doc.indexOf("```", from + 7));
-        var role = Yaml.mapper().readValue(yaml, io.fabric8.kubernetes.api.model.rbac.ClusterRole.class);
+        var role = Yaml.mapper().treeToValue(Yaml.parse("docs/testing.md", yaml).get(0).content(),
+                io.fabric8.kubernetes.api.model.rbac.ClusterRole.class);
         // the doc's "and the kinds of your params and old objects": the fixture's are ConfigMaps and Namespaces
         role.getMetadata().setName("aps-test-server-documented");
         plane.admin().rbac().clusterRoles().resource(role).create();
