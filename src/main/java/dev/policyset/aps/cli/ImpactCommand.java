@@ -195,6 +195,7 @@ final class ImpactCommand implements Callable<Integer> {
                 out.println("  ... and " + more + " more (--samples N names more)");
             }
         }
+        MutatingImpactPrinter.text(r, out);
         if (!findings.isEmpty()) {
             out.println();
             for (LocatedFinding f : findings) {
@@ -206,6 +207,7 @@ final class ImpactCommand implements Callable<Integer> {
         out.println();
         out.println(r.violating().size() + " of " + r.bindings().size() + " binding(s) would deny existing objects under Deny; "
                 + r.denying().size() + " deny some now");
+        MutatingImpactPrinter.summary(r, out);
     }
 
     private static ObjectNode json(ImpactReport r, List<LocatedFinding> findings) {
@@ -227,6 +229,7 @@ final class ImpactCommand implements Callable<Integer> {
                         .put("message", s.message());
             }
         }
+        MutatingImpactPrinter.json(r, root);
         ArrayNode list = root.putArray("findings");
         for (LocatedFinding lf : findings) {
             Finding x = lf.finding();
@@ -237,8 +240,9 @@ final class ImpactCommand implements Callable<Integer> {
                 o.put("file", lf.file()).put("line", lf.line());
             }
         }
-        root.putObject("summary").put("bindings", r.bindings().size()).put("violating", r.violating().size())
-                .put("denying", r.denying().size());
+        ObjectNode summary = root.putObject("summary").put("bindings", r.bindings().size())
+                .put("violating", r.violating().size()).put("denying", r.denying().size());
+        MutatingImpactPrinter.summary(r, summary);
         return root;
     }
 }
