@@ -26,7 +26,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-/** {@code aps impact}: what the validating policies in PATH would do to the existing objects in --resources. */
+/** {@code aps impact}: what the validating and mutating policies in PATH would do to the existing objects in --resources. */
 @Command(name = "impact",
         mixinStandardHelpOptions = true,
         description = {"Evaluate every ValidatingAdmissionPolicy in PATH (sets and bare objects), with each of its "
@@ -36,7 +36,10 @@ import java.util.concurrent.Callable;
                 "Reports per policy and binding how many objects it matches, would deny under Deny, denies, warns and "
                         + "audits now, and how many fail to evaluate, with a sample of names and messages; APS801 "
                         + "findings say what switching to Deny would break. Namespaces among the objects give "
-                        + "namespaceSelectors their labels; objects of a paramKind are params. See docs/impact.md."},
+                        + "namespaceSelectors their labels; objects of a paramKind are params. See docs/impact.md.",
+                "Every MutatingAdmissionPolicy binding is run over the same objects: how many it would change, leave "
+                        + "as they are, make the server refuse (immutable fields on UPDATE, schema errors) or change "
+                        + "again when applied to its own output, with each sampled object's changes (APS802-APS804)."},
         footer = {"", "Examples:",
                 "  aps impact --resources cluster-dump/ config/samples/",
                 "  kubectl get deployments,pods -A -o yaml > live.yaml",
@@ -47,7 +50,8 @@ import java.util.concurrent.Callable;
                 "  aps impact --resources live.yaml --output openreports \\",
                 "      --report-results fail,warn policies/ > reports.yaml",
                 "",
-                "Exit codes: 0 no binding denies an existing object now, 1 one does (an APS801 warning), "
+                "Exit codes: 0 no binding denies an existing object now, 1 one does (an APS801 warning) or a "
+                        + "mutating binding makes writes fail or is not idempotent (APS802, APS803 warnings), "
                         + "2 usage error or unreadable input."})
 final class ImpactCommand implements Callable<Integer> {
     enum Format { text, json, openreports }
@@ -195,6 +199,7 @@ final class ImpactCommand implements Callable<Integer> {
                 out.println("  ... and " + more + " more (--samples N names more)");
             }
         }
+        MutatingImpactPrinter.text(r, out);
         if (!findings.isEmpty()) {
             out.println();
             for (LocatedFinding f : findings) {
@@ -206,6 +211,7 @@ final class ImpactCommand implements Callable<Integer> {
         out.println();
         out.println(r.violating().size() + " of " + r.bindings().size() + " binding(s) would deny existing objects under Deny; "
                 + r.denying().size() + " deny some now");
+        MutatingImpactPrinter.summary(r, out);
     }
 
     private static ObjectNode json(ImpactReport r, List<LocatedFinding> findings) {
@@ -227,6 +233,7 @@ final class ImpactCommand implements Callable<Integer> {
                         .put("message", s.message());
             }
         }
+        MutatingImpactPrinter.json(r, root);
         ArrayNode list = root.putArray("findings");
         for (LocatedFinding lf : findings) {
             Finding x = lf.finding();
@@ -237,8 +244,9 @@ final class ImpactCommand implements Callable<Integer> {
                 o.put("file", lf.file()).put("line", lf.line());
             }
         }
-        root.putObject("summary").put("bindings", r.bindings().size()).put("violating", r.violating().size())
-                .put("denying", r.denying().size());
+        ObjectNode summary = root.putObject("summary").put("bindings", r.bindings().size())
+                .put("violating", r.violating().size()).put("denying", r.denying().size());
+        MutatingImpactPrinter.summary(r, summary);
         return root;
     }
 }

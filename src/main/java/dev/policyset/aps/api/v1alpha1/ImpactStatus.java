@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The last impact scan: what the set's validating policies would do to the existing objects they match
+ * The last impact scan: what the set's validating and mutating policies would do to the existing objects they match
  * (docs/operator.md, "Impact scan"). Written by the operator at most once per aps.impact.interval.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -27,6 +27,10 @@ public class ImpactStatus {
     @JsonPropertyDescription("One row per ValidatingAdmissionPolicy binding of the set.")
     private List<BindingImpactStatus> bindings = new ArrayList<>();
 
+    @JsonPropertyDescription("One row per MutatingAdmissionPolicy binding of the set: what its mutation would do to the "
+            + "existing objects it matches.")
+    private List<MutatingBindingImpactStatus> mutatingBindings = new ArrayList<>();
+
     public String getScannedAt() { return scannedAt; }
     public void setScannedAt(String scannedAt) { this.scannedAt = scannedAt; }
     public Long getGeneration() { return generation; }
@@ -37,4 +41,6 @@ public class ImpactStatus {
     public void setOmitted(Integer omitted) { this.omitted = omitted; }
     public List<BindingImpactStatus> getBindings() { return bindings; }
     public void setBindings(List<BindingImpactStatus> bindings) { this.bindings = bindings; }
+    public List<MutatingBindingImpactStatus> getMutatingBindings() { return mutatingBindings; }
+    public void setMutatingBindings(List<MutatingBindingImpactStatus> mutatingBindings) { this.mutatingBindings = mutatingBindings; }
 }

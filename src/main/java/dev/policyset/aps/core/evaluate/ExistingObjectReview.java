@@ -30,6 +30,7 @@ public final class ExistingObjectReview {
     private final RenderedObject policy;
     private final RenderedObject binding;
     private final Interceptor interceptor;
+    private final InterceptionScope scope;
     private final PolicyConfiguration configuration;
     private final AdmissionSimulator.Options options;
     private final boolean failClosed;
@@ -64,7 +65,8 @@ public final class ExistingObjectReview {
         this.policy = policy;
         this.binding = binding;
         JsonNode spec = policy.manifest().path("spec");
-        this.interceptor = Interceptor.ofBinding(Interception.withoutConditions(spec), binding.manifest().path("spec"));
+        this.scope = new InterceptionScope(policy, binding);
+        this.interceptor = scope.interceptor();
         this.configuration = new PolicyConfiguration(List.of(policy, binding));
         this.options = AdmissionSimulator.Options.of(version);
         this.failClosed = !"Ignore".equals(spec.path("failurePolicy").asText("Fail"));
@@ -86,48 +88,9 @@ public final class ExistingObjectReview {
         return binding;
     }
 
-    /**
-     * Whether the policy and binding can intercept writes (CREATE or UPDATE) of a resource, labels and namespace
-     * unknown: the resources an impact scan must list.
-     */
-    public boolean mayIntercept(String group, String resource) {
-        return interceptor.match(dev.policyset.aps.core.intercept.AdmissionRequest.anyOf(group, resource,
-                java.util.EnumSet.of(dev.policyset.aps.core.intercept.Operation.CREATE,
-                        dev.policyset.aps.core.intercept.Operation.UPDATE))).mayMatch();
-    }
-
-    /**
-     * Why a scan of {@code listable} resources cannot see every object the policy matches: its resourceRules name a
-     * wildcard, or a group/resource that is not listable (subresources are not objects and are left out); empty
-     * when it can.
-     */
-    public java.util.List<String> unlisted(java.util.function.BiPredicate<String, String> listable) {
-        java.util.List<String> out = new ArrayList<>();
-        for (dev.policyset.aps.core.intercept.Rule rule : Interceptor.ofPolicy(Interception.withoutConditions(policy.manifest().path("spec"))).rules()) {
-            boolean writes = rule.operations().stream().anyMatch(o -> o.equals("*") || o.equals("CREATE") || o.equals("UPDATE"));
-            if (!writes) {
-                continue;
-            }
-            for (String group : rule.groups()) {
-                for (String resource : rule.resources()) {
-                    if (resource.contains("/") && !resource.startsWith("*")) {
-                        resource = resource.substring(0, resource.indexOf('/'));
-                        if (resource.equals("*")) {
-                            continue;
-                        }
-                    }
-                    String gr = (group.isEmpty() ? "core" : group) + "/" + resource;
-                    if (group.equals("*") || resource.startsWith("*")) {
-                        if (!out.contains(gr)) {
-                            out.add(gr);
-                        }
-                    } else if (!listable.test(group, resource) && !out.contains(gr)) {
-                        out.add(gr);
-                    }
-                }
-            }
-        }
-        return out;
+    /** What the policy and binding intercept (for the resources a scan must list). */
+    public InterceptionScope scope() {
+        return scope;
     }
 
     /** The binding's validationActions as written. */
@@ -158,6 +121,21 @@ public final class ExistingObjectReview {
             this.createView = Interception.request(create, fixtures);
             this.fixtures = fixtures;
         }
+
+        /**
+         * The request an interceptor is asked about: the UPDATE that leaves the object as it is, or its CREATE when
+         * the UPDATE is not intercepted; null when neither is.
+         */
+        AdmissionRequest chosen(Interceptor interceptor) {
+            if (interceptor.match(updateView).matches()) {
+                return update;
+            }
+            return interceptor.match(createView).matches() ? create : null;
+        }
+
+        Fixtures fixtures() {
+            return fixtures;
+        }
     }
 
     /**
@@ -177,12 +155,7 @@ public final class ExistingObjectReview {
      * (resource rules, selectors, scope) for an UPDATE or a CREATE.
      */
     public Optional<Review> review(Candidate c) {
-        AdmissionRequest chosen = null;
-        if (interceptor.match(c.updateView).matches()) {
-            chosen = c.update;
-        } else if (interceptor.match(c.createView).matches()) {
-            chosen = c.create;
-        }
+        AdmissionRequest chosen = c.chosen(interceptor);
         if (chosen == null) {
             return Optional.empty();
         }

@@ -36,8 +36,12 @@ import java.util.Set;
  * {@code policy '<p>' with binding '<b>' denied request: <error>} (403, reason Invalid).
  */
 final class MutatingDispatcher {
+    /**
+     * @param applied whether some invocation got past its matchConditions (or failed evaluating them, or its binding
+     *                failed to configure): the request is one the policies act on, whether or not they change it
+     */
     record Result(ObjectNode object, String rejection, String rejectionReason, int code, List<String> errors,
-                  List<String> trace) {}
+                  List<String> trace, boolean applied) {}
 
     private record Invocation(RenderedObject policy, RenderedObject binding, ObjectNode param, PolicyExpressions expressions) {
         String key() {
@@ -52,6 +56,7 @@ final class MutatingDispatcher {
         List<String> trace = new ArrayList<>();
         List<String> failures = new ArrayList<>();
         List<Invocation> invocations = new ArrayList<>();
+        boolean applied = false;
         for (RenderedObject policy : config.of(AdmissionKind.MUTATING_ADMISSION_POLICY)) {
             JsonNode spec = policy.manifest().path("spec");
             String name = "MutatingAdmissionPolicy/" + policy.name();
@@ -77,6 +82,7 @@ final class MutatingDispatcher {
                 if (params.error() != null) {
                     String message = "failed to configure binding: " + params.error();
                     fail(errors, failures, fail, where, policy, binding, message, trace);
+                    applied = true;
                     continue;
                 }
                 for (ObjectNode param : params.params()) {
@@ -108,6 +114,7 @@ final class MutatingDispatcher {
                 match.errors().forEach(e -> errors.add(at + ": " + e));
                 if (match.error() != null) {
                     fail(errors, failures, fail, at, inv.policy(), inv.binding(), match.error(), trace);
+                    applied = true;
                     continue;
                 }
                 if (!match.matches()) {
@@ -115,6 +122,7 @@ final class MutatingDispatcher {
                             ? "errored, failurePolicy Ignore" : "'" + match.failedCondition() + "' is false") + ")");
                     continue;
                 }
+                applied = true;
                 if (object == null) {
                     trace.add(at + ": nothing to mutate (no object)");
                     continue;
@@ -129,7 +137,7 @@ final class MutatingDispatcher {
                         // dispatcher.go: a StatusError from a patcher ends the dispatch, whatever the failurePolicy
                         errors.add(at + ": mutations[" + i + "]: " + m.error());
                         trace.add(at + ": " + m.error() + " (an internal error: the request fails whatever the failurePolicy)");
-                        return new Result(object, m.error(), "InternalError", 500, errors, trace);
+                        return new Result(object, m.error(), "InternalError", 500, errors, trace, true);
                     }
                     if (m.error() != null) {
                         errors.add(at + ": mutations[" + i + "]: " + m.error());
@@ -147,9 +155,9 @@ final class MutatingDispatcher {
             }
         }
         if (!failures.isEmpty()) {
-            return new Result(object, failures.get(0), "Invalid", 403, errors, trace);
+            return new Result(object, failures.get(0), "Invalid", 403, errors, trace, applied);
         }
-        return new Result(object, null, null, 0, errors, trace);
+        return new Result(object, null, null, 0, errors, trace, applied);
     }
 
     /**

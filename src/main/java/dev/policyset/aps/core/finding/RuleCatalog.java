@@ -58,6 +58,9 @@ public final class RuleCatalog {
         rule("APS605", Severity.ERROR, "An Object initializer in a mutation is not named for its field path: the API server fails every request it is evaluated for");
         rule("APS701", Severity.WARNING, "A CEL expression's estimated cost can exceed the API server's runtime limit or budget");
         rule("APS801", Severity.WARNING, "Existing objects that a binding denies, or would deny once switched to Deny");
+        rule("APS802", Severity.WARNING, "Existing objects whose next write the API server would refuse because of a mutating binding");
+        rule("APS803", Severity.WARNING, "A mutating binding that is not idempotent on existing objects: applied to its own output, it changes it again");
+        rule("APS804", Severity.INFO, "Existing objects that a mutating binding would change the next time they are written");
         // APS9xx: the waivers themselves (spec.safety.exemptions, the admission.policyset.dev/waive annotation, .aps.yaml).
         rule("APS901", Severity.WARNING, "A waiver or exemption matches no finding");
         rule("APS902", Severity.WARNING, "A waiver that waives nothing: no reason, a rule that cannot be waived, no object pattern, or expired");

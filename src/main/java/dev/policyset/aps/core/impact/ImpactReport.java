@@ -6,18 +6,36 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The impact of a configuration's validating policies on existing objects.
+ * The impact of a configuration's policies on existing objects.
  *
  * @param objects  objects scanned
  * @param omitted  objects left out because the scan's object limit was reached (0 when all were scanned)
  * @param bindings one row per binding of a ValidatingAdmissionPolicy, in configuration order
+ * @param mutating one row per binding of a MutatingAdmissionPolicy, in configuration order
  */
-public record ImpactReport(int objects, int omitted, List<BindingImpact> bindings) {
+public record ImpactReport(int objects, int omitted, List<BindingImpact> bindings, List<MutatingBindingImpact> mutating) {
     public static final String RULE = "APS801";
+    /** A mutating binding makes the server refuse writes of existing objects. */
+    public static final String MUTATION_REFUSED = "APS802";
+    /** A mutating binding is not idempotent on existing objects. */
+    public static final String MUTATION_NOT_IDEMPOTENT = "APS803";
+    /** A mutating binding would change existing objects. */
+    public static final String MUTATION_CHANGES = "APS804";
     static final String BINDING_KIND = "ValidatingAdmissionPolicyBinding";
+    static final String MUTATING_BINDING_KIND = "MutatingAdmissionPolicyBinding";
 
     public ImpactReport {
         bindings = List.copyOf(bindings);
+        mutating = List.copyOf(mutating);
+    }
+
+    public ImpactReport(int objects, int omitted, List<BindingImpact> bindings) {
+        this(objects, omitted, bindings, List.of());
+    }
+
+    /** Mutating bindings that would make the server refuse writes of existing objects. */
+    public List<MutatingBindingImpact> refusing() {
+        return mutating.stream().filter(b -> b.refused() > 0).toList();
     }
 
     /** Bindings that would deny at least one existing object under Deny. */
@@ -60,6 +78,7 @@ public record ImpactReport(int objects, int omitted, List<BindingImpact> binding
                         + "; guard the expression (has(), ?.) so it evaluates"));
             }
         }
+        out.addAll(MutationFindings.of(this));
         return out;
     }
 

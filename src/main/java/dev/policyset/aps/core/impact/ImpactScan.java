@@ -2,7 +2,9 @@ package dev.policyset.aps.core.impact;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.policyset.aps.core.evaluate.ExistingObjectMutation;
 import dev.policyset.aps.core.evaluate.ExistingObjectReview;
+import dev.policyset.aps.core.evaluate.InterceptionScope;
 import dev.policyset.aps.core.evaluate.Fixtures;
 import dev.policyset.aps.core.evaluate.KindResources;
 import dev.policyset.aps.core.evaluate.UserInfo;
@@ -65,14 +67,20 @@ public final class ImpactScan {
         Fixtures fixtures = fixtures(configuration, existing);
         List<ExistingObjectReview> reviews = reviews(configuration, version);
         List<Tally> tallies = reviews.stream().map(r -> new Tally(r, limits.samples(), limits.verdicts())).toList();
+        List<MutationTally> mutations = mutations(configuration, version).stream()
+                .map(m -> new MutationTally(m, limits.samples())).toList();
         for (ObjectNode object : objects) {
             ExistingObjectReview.Candidate candidate = ExistingObjectReview.candidate(object, fixtures, limits.user());
             for (Tally t : tallies) {
                 t.review.review(candidate).ifPresent(r -> t.add(object, r));
             }
+            for (MutationTally t : mutations) {
+                t.mutation().mutate(candidate).ifPresent(m -> t.add(object, m));
+            }
         }
         List<BindingImpact> rows = tallies.stream().map(Tally::impact).toList();
-        return new ImpactReport(objects.size(), existing.size() - objects.size(), rows);
+        return new ImpactReport(objects.size(), existing.size() - objects.size(), rows,
+                mutations.stream().map(MutationTally::impact).toList());
     }
 
     /**
@@ -87,11 +95,15 @@ public final class ImpactScan {
     public static SourceScan scan(List<RenderedObject> configuration, ExistingObjectSource source, KubeVersion version,
                                   Options options) {
         List<ExistingObjectReview> reviews = reviews(configuration, version);
+        List<ExistingObjectMutation> mutations = mutations(configuration, version);
+        List<Scoped> scopes = new ArrayList<>();
+        reviews.forEach(v -> scopes.add(new Scoped(v.policy(), v.binding(), v.scope())));
+        mutations.forEach(m -> scopes.add(new Scoped(m.policy(), m.binding(), m.scope())));
         List<ExistingObjectSource.Resource> available = source.resources();
         Set<String> paramResources = new HashSet<>();
         for (RenderedObject o : configuration) {
             JsonNode pk = o.manifest().path("spec").path("paramKind");
-            if (o.kind() == AdmissionKind.VALIDATING_ADMISSION_POLICY && pk.isObject()) {
+            if (isPolicy(o) && pk.isObject()) {
                 paramResources.add(KindResources.groupOf(pk.path("apiVersion").asText("")) + "/"
                         + KindResources.resourceOf(pk.path("kind").asText("")));
             }
@@ -99,8 +111,8 @@ public final class ImpactScan {
         List<ExistingObjectSource.Resource> wanted = new ArrayList<>();
         for (ExistingObjectSource.Resource r : available) {
             boolean namespaces = r.group().isEmpty() && r.resource().equals("namespaces");
-            if (!reviews.isEmpty() && (namespaces || paramResources.contains(r.group() + "/" + r.resource())
-                    || reviews.stream().anyMatch(v -> v.mayIntercept(r.group(), r.resource())))) {
+            if (!scopes.isEmpty() && (namespaces || paramResources.contains(r.group() + "/" + r.resource())
+                    || scopes.stream().anyMatch(v -> v.scope().mayIntercept(r.group(), r.resource())))) {
                 wanted.add(r);
             }
         }
@@ -116,17 +128,20 @@ public final class ImpactScan {
             }
         }
         ImpactReport scanned = scan(configuration, objects, version, options);
-        ImpactReport report = new ImpactReport(scanned.objects(), Math.max(0, total - objects.size()), scanned.bindings());
+        ImpactReport report = new ImpactReport(scanned.objects(), Math.max(0, total - objects.size()), scanned.bindings(),
+                scanned.mutating());
         Map<String, String> incomplete = new LinkedHashMap<>();
-        for (ExistingObjectReview v : reviews) {
+        for (Scoped v : scopes) {
+            RenderedObject policy = v.policy();
+            RenderedObject binding = v.binding();
             List<String> why = new ArrayList<>();
-            List<String> unlisted = v.unlisted((g, res) -> available.stream()
+            List<String> unlisted = v.scope().unlisted((g, res) -> available.stream()
                     .anyMatch(a -> a.group().equals(g) && a.resource().equals(res)));
             if (!unlisted.isEmpty()) {
                 why.add("the policy matches " + String.join(", ", unlisted)
                         + ", which the operator does not list (aps.impact.resources)");
             }
-            JsonNode pk = v.policy().manifest().path("spec").path("paramKind");
+            JsonNode pk = policy.manifest().path("spec").path("paramKind");
             if (pk.isObject()) {
                 String g = KindResources.groupOf(pk.path("apiVersion").asText(""));
                 String res = KindResources.resourceOf(pk.path("kind").asText(""));
@@ -140,7 +155,7 @@ public final class ImpactScan {
                 why.add(report.omitted() + " object(s) were left out (aps.impact.max-objects)");
             }
             if (!why.isEmpty()) {
-                incomplete.put(v.binding().name(), String.join("; ", why));
+                incomplete.put(binding.name(), String.join("; ", why));
             }
         }
         return new SourceScan(report, incomplete);
@@ -161,6 +176,30 @@ public final class ImpactScan {
             }
         }
         return reviews;
+    }
+
+    /** A policy and binding of either kind with what they intercept. */
+    private record Scoped(RenderedObject policy, RenderedObject binding, InterceptionScope scope) {}
+
+    /** Every (policy, binding) pair of the configuration's MutatingAdmissionPolicies, in its order. */
+    static List<ExistingObjectMutation> mutations(List<RenderedObject> configuration, KubeVersion version) {
+        Map<String, RenderedObject> policies = new LinkedHashMap<>();
+        configuration.stream().filter(o -> o.kind() == AdmissionKind.MUTATING_ADMISSION_POLICY)
+                .forEach(p -> policies.putIfAbsent(p.name(), p));
+        List<ExistingObjectMutation> out = new ArrayList<>();
+        for (RenderedObject policy : policies.values()) {
+            for (RenderedObject binding : configuration) {
+                if (binding.kind() == AdmissionKind.MUTATING_ADMISSION_POLICY_BINDING
+                        && binding.manifest().path("spec").path("policyName").asText("").equals(policy.name())) {
+                    out.add(ExistingObjectMutation.of(policy, binding, version));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static boolean isPolicy(RenderedObject o) {
+        return o.kind() == AdmissionKind.VALIDATING_ADMISSION_POLICY || o.kind() == AdmissionKind.MUTATING_ADMISSION_POLICY;
     }
 
     /** The counts of one binding while the objects go by. */
@@ -247,7 +286,7 @@ public final class ImpactScan {
         Set<String> paramKinds = new HashSet<>();
         for (RenderedObject o : configuration) {
             JsonNode pk = o.manifest().path("spec").path("paramKind");
-            if (o.kind() == AdmissionKind.VALIDATING_ADMISSION_POLICY && pk.isObject()) {
+            if (isPolicy(o) && pk.isObject()) {
                 paramKinds.add(pk.path("apiVersion").asText("") + " " + pk.path("kind").asText(""));
             }
         }

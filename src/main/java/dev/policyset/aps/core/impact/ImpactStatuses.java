@@ -3,6 +3,7 @@ package dev.policyset.aps.core.impact;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.policyset.aps.api.v1alpha1.BindingImpactStatus;
 import dev.policyset.aps.api.v1alpha1.ImpactStatus;
+import dev.policyset.aps.api.v1alpha1.MutatingBindingImpactStatus;
 import dev.policyset.aps.core.model.AdmissionKind;
 import dev.policyset.aps.core.render.RenderedObject;
 
@@ -44,8 +45,36 @@ public final class ImpactStatuses {
             row.setSamples(b.samples().stream().map(s -> s.object() + ": " + s.message()).toList());
             status.getBindings().add(row);
         }
+        for (MutatingBindingImpact b : report.mutating()) {
+            MutatingBindingImpactStatus row = new MutatingBindingImpactStatus();
+            row.setPolicy(b.policy());
+            row.setBinding(b.binding());
+            row.setMatched(b.matched());
+            row.setChanged(b.changed());
+            row.setNoop(b.noop());
+            row.setRefused(b.refused());
+            row.setErrors(b.errors());
+            row.setNotIdempotent(b.notIdempotent());
+            String why = scan.incomplete().get(b.binding());
+            row.setComplete(why == null);
+            row.setIncomplete(why);
+            row.setSamples(b.samples().stream().map(ImpactStatuses::line).toList());
+            status.getMutatingBindings().add(row);
+        }
         return status;
     }
+
+    /** One bounded line per sample: the refusal or error, or the first change (a status is no place for a full diff). */
+    private static String line(MutatingBindingImpact.Sample s) {
+        String what = !s.message().isEmpty() ? s.message()
+                : s.changes().isEmpty() ? "" : s.changes().get(0).describe()
+                + (s.changes().size() + s.omittedChanges() > 1 ? " (+" + (s.changes().size() + s.omittedChanges() - 1) + " more)" : "");
+        String out = s.object() + " (" + s.outcome() + (s.reason().isEmpty() ? "" : ": " + s.reason()) + "): " + what;
+        return out.length() > MAX_SAMPLE_LENGTH ? out.substring(0, MAX_SAMPLE_LENGTH - 3) + "..." : out;
+    }
+
+    /** A sample line's length at most: keeps status.impact bounded whatever the messages (a Pod refusal is long). */
+    static final int MAX_SAMPLE_LENGTH = 300;
 
     /**
      * What a scan of a binding depends on: the policy's spec and the binding's spec without its validationActions
