@@ -40,6 +40,7 @@ public class OperatorMetrics {
     private final Map<String, java.util.concurrent.atomic.AtomicInteger> readyBySet = new ConcurrentHashMap<>();
     private final Map<Outcome, Counter> reconciles = new ConcurrentHashMap<>();
     private final MultiGauge findings;
+    private final Map<List<String>, java.util.concurrent.atomic.AtomicLong> findingCounts = new java.util.HashMap<>();
     private final Map<String, Map<String, java.util.concurrent.atomic.AtomicInteger>> violations = new ConcurrentHashMap<>();
     private final Timer applyTimer;
     private final Map<ReviewOutcome, Counter> webhookReviews = new java.util.EnumMap<>(ReviewOutcome.class);
@@ -147,15 +148,21 @@ public class OperatorMetrics {
 
     /**
      * Synchronized: reconciles of different sets run in parallel, and two overlapping {@code register(rows, true)}
-     * calls each remove and re-add the same rows, so the second registration of a row met the first's gauge and
+     * calls each removed and re-added the same rows, so the second registration of a row met the first's gauge and
      * micrometer logged "Gauge already registered ... the registration will be ignored" (seen in the 1,000-set
-     * benchmark for {@code aps.findings{rule=APS701,severity=info}}), leaving that row's value stale.
+     * benchmark for {@code aps.findings{rule=APS701,severity=info}}), leaving that row's value stale. And not
+     * overwriting: a row re-registered on every reconcile was briefly absent, so a scrape in that moment missed the
+     * series (ImpactScanReconcilerTest's scrape did, once). Each row reads a holder of its own; a reconcile sets the
+     * holders, adds rows that are new and removes rows that are gone.
      */
     private synchronized void publishFindings() {
         Map<List<String>, Long> counts = findingsBySet.values().stream().flatMap(List::stream)
                 .collect(Collectors.groupingBy(f -> List.of(f.rule(), f.severity().label()), Collectors.counting()));
-        findings.register(counts.entrySet().stream()
-                .map(e -> MultiGauge.Row.of(Tags.of("rule", e.getKey().get(0), "severity", e.getKey().get(1)), e.getValue()))
-                .collect(Collectors.toList()), true);
+        findingCounts.keySet().retainAll(counts.keySet());
+        counts.forEach((key, count) -> findingCounts.computeIfAbsent(key, k -> new java.util.concurrent.atomic.AtomicLong()).set(count));
+        findings.register(findingCounts.entrySet().stream()
+                .map(e -> MultiGauge.Row.of(Tags.of("rule", e.getKey().get(0), "severity", e.getKey().get(1)), e.getValue(),
+                        java.util.concurrent.atomic.AtomicLong::get))
+                .collect(Collectors.toList()), false);
     }
 }
