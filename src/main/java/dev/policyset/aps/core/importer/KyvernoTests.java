@@ -187,12 +187,16 @@ public final class KyvernoTests {
         }
     }
 
-    /** The patched resource of the same apiVersion, kind, namespace and name ({@code GetResourceFromPath}). */
+    /**
+     * The patched resource of the same apiVersion, kind, namespace and name ({@code GetResourceFromPath}), a namespaced
+     * kind without a namespace in {@code default} on both sides, as the CLI admits the resource there.
+     */
     private static Optional<JsonNode> samePatched(List<JsonNode> patched, JsonNode resource) {
+        String namespace = withNamespace(resource).path("metadata").path("namespace").asText("");
         for (JsonNode p : patched) {
             if (p.path("apiVersion").equals(resource.path("apiVersion")) && p.path("kind").equals(resource.path("kind"))
                     && p.path("metadata").path("name").equals(resource.path("metadata").path("name"))
-                    && p.path("metadata").path("namespace").asText("").equals(resource.path("metadata").path("namespace").asText(""))) {
+                    && withNamespace(p).path("metadata").path("namespace").asText("").equals(namespace)) {
                 return Optional.of(p);
             }
         }
