@@ -33,7 +33,8 @@ import java.util.concurrent.Callable;
         mixinStandardHelpOptions = true,
         description = {"Convert Gatekeeper or Kyverno policies (and their engines' tests) into AdmissionPolicySets.",
                 "gatekeeper: ConstraintTemplates with a K8sNativeValidation source, their constraints, gator Suites.",
-                "kyverno: ValidatingPolicies, ClusterPolicy/Policy validate.cel rules, kyverno-test.yaml files.",
+                "kyverno: ValidatingPolicies, MutatingPolicies, ClusterPolicy/Policy validate.cel rules,",
+                "  kyverno-test.yaml files (with patchedResources for MutatingPolicies).",
                 "What has no native form is refused per policy or rule with an import/<Reason> finding."},
         footer = {"", "Examples:",
                 "  aps import gatekeeper -o imported/ gatekeeper-library/library/",
@@ -183,6 +184,9 @@ final class ImportCommand implements Callable<Integer> {
                 .forEach(f -> refused.merge(f.finding().rule(), 1, Integer::sum));
         report.println();
         report.printf("%-28s %6d%n", "policies imported", result.policies());
+        if (result.mutatingPolicies() > 0) {
+            report.printf("  %-26s %6d%n", "of which mutating", result.mutatingPolicies());
+        }
         report.printf("%-28s %6d%n", "refused", refused.values().stream().mapToInt(Integer::intValue).sum());
         refused.forEach((rule, n) -> report.printf("  %-26s %6d%n", rule, n));
         report.printf("%-28s %6d%n", "test cases converted", result.testCases());

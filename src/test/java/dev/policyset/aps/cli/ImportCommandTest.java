@@ -141,4 +141,76 @@ class ImportCommandTest {
         assertTrue(r.out().contains("nothing written"), r.out());
         assertFalse(Files.exists(out));
     }
+
+    static final String MUTATING = "src/test/resources/import/kyverno-mutating";
+
+    @Test
+    void mutatingPoliciesAndTheirPatchedResources(@TempDir Path dir) throws IOException {
+        Path out = dir.resolve("out");
+        RenderCommandTest.Run r = run("import", "kyverno", "--partial", "-o", out.toString(), MUTATING);
+        assertEquals(ExitCodes.OK, r.exit(), r.out() + r.err());
+        // refused: mutating existing resources, and a Pod policy Kyverno also applies to pod controllers
+        assertTrue(r.out().contains("policies.yaml:78: error import/UnsupportedRule MutatingPolicy/label-existing-secrets "
+                + "spec.evaluation.mutateExisting.enabled: mutateExisting changes existing resources from Kyverno's background "
+                + "controller; a MutatingAdmissionPolicy only mutates the object of the request it admits: keep the policy "
+                + "in Kyverno"), r.out());
+        assertTrue(r.out().contains("error import/Autogen MutatingPolicy/add-safe-to-evict spec.autogen.podControllers: "
+                + "Kyverno also mutates the pod templates of Deployments"), r.out());
+        assertTrue(r.out().contains("warning import/Test Test/mutating results[4]: 1 case(s) of policy add-safe-to-evict not "
+                + "converted: the policy was refused (import/Autogen)"), r.out());
+        assertTrue(r.out().contains("warning import/Test Test/mutating results[5]: 1 case(s) of MutatingPolicy add-team-label "
+                + "expecting 'pass' without patchedResources not converted"), r.out());
+        assertTrue(r.out().matches("(?s).*policies imported +2\n  of which mutating +2\n.*"), r.out());
+        assertTrue(r.out().matches("(?s).*  import/Autogen +1\n  import/UnsupportedRule +1\n.*"), r.out());
+        assertTrue(r.out().matches("(?s).*test cases converted +4\n.*test cases passing +4 of 4\n.*"), r.out());
+        String set = Files.readString(out.resolve("policies.yaml"));
+        assertTrue(set.contains("mutatingPolicies:\n    - name: add-team-label\n"), set);
+        // Kyverno's default reinvocationPolicy is written out (a set requires it); a given one is kept
+        assertTrue(set.contains("reinvocationPolicy: Never"), set);
+        assertTrue(set.contains("reinvocationPolicy: IfNeeded"), set);
+        assertTrue(set.contains("patchType: JSONPatch"), set);
+        assertFalse(set.contains("label-existing-secrets"), set);
+        RenderCommandTest.Run validate = run("validate", out.resolve("policies.yaml").toString());
+        assertEquals(ExitCodes.OK, validate.exit(), validate.out());
+        // the converted test expects the mutated object of patchedResources, and the object left alone for skip
+        String test = Files.readString(out.resolve(".kyverno-test/kyverno-test.aps-test.yaml"));
+        assertTrue(test.contains("name: add-team-label pass Deployment/checkout"), test);
+        assertTrue(test.contains("team: payments"), test);
+        RenderCommandTest.Run aps = run("test", out.toString());
+        assertEquals(ExitCodes.OK, aps.exit(), aps.out());
+        assertTrue(aps.out().contains("PASS  mark-checked pass Pod/plain"), aps.out());
+    }
+
+    @Test
+    void aMutatingPolicyRefusedForAutogenIsImportedWithoutIt(@TempDir Path dir) {
+        RenderCommandTest.Run r = run("import", "kyverno", "--autogen", "false", "--partial", "-o", dir.toString(), MUTATING);
+        assertEquals(ExitCodes.OK, r.exit(), r.out() + r.err());
+        assertFalse(r.out().contains("import/Autogen"), r.out());
+        assertTrue(r.out().matches("(?s).*policies imported +3\n  of which mutating +3\n.*"), r.out());
+        // the Pod of add-safe-to-evict gets its annotation as patchedResources says
+        assertTrue(r.out().matches("(?s).*test cases converted +5\n.*test cases passing +5 of 5\n.*"), r.out());
+    }
+
+    @Test
+    void aWrongPatchedResourceFailsTheConvertedCase(@TempDir Path dir) throws IOException {
+        // the expectation is the patched object: a patched resource the mutation does not produce is a failing case
+        Path in = dir.resolve("in");
+        Files.createDirectories(in.resolve(".kyverno-test"));
+        for (String f : new String[] {"policies.yaml", "resources.yaml", ".kyverno-test/kyverno-test.yaml"}) {
+            Files.copy(Path.of(MUTATING, f), in.resolve(f));
+        }
+        Files.writeString(in.resolve(".kyverno-test/patched.yaml"), Files.readString(Path.of(MUTATING, ".kyverno-test/patched.yaml"))
+                .replace("labels: {team: payments}", "labels: {team: platform}"));
+        RenderCommandTest.Run r = run("import", "kyverno", "--partial", "-o", dir.resolve("out").toString(), in.toString());
+        assertTrue(r.out().matches("(?s).*test cases passing +3 of 4\n.*"), r.out());
+    }
+
+    @Test
+    void withoutPartialARefusedMutatingPolicyWritesNothing(@TempDir Path dir) {
+        Path out = dir.resolve("out");
+        RenderCommandTest.Run r = run("import", "kyverno", "-o", out.toString(), MUTATING + "/policies.yaml");
+        assertEquals(ExitCodes.FINDINGS, r.exit(), r.out() + r.err());
+        assertTrue(r.out().contains("nothing written"), r.out());
+        assertFalse(Files.exists(out));
+    }
 }

@@ -8,8 +8,11 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 import static dev.policyset.aps.cli.RenderCommandTest.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -45,9 +48,12 @@ class ImportSuitesTest {
     }
 
     /**
-     * kyverno/policies with and without pod-controller autogen. Measured (docs/import.md): 2,823 of 2,855 with
-     * autogen, 2,118 without; the 32 failures are causes outside the import (CEL errors Kyverno's engine tolerates,
-     * kube-system objects our default excludedNamespaces leaves out, a message with line breaks the server refuses).
+     * kyverno/policies with and without pod-controller autogen. Measured (docs/import.md): with autogen 2,856 of
+     * 2,898, without 2,172 of 2,922. Without autogen more cases are converted (the MutatingPolicies for Pods
+     * refused as import/Autogen are imported) but the pod-controller cases of validating rules fail. The failures are
+     * causes outside the import (CEL errors Kyverno's engine tolerates, kube-system objects our default
+     * excludedNamespaces leaves out, names and messages the API server refuses, empty maps the server's typed objects
+     * drop between mutations, a test's values file not carried over).
      */
     @Test
     void kyvernoPoliciesWithAndWithoutAutogen(@TempDir Path out) throws IOException {
@@ -56,9 +62,37 @@ class ImportSuitesTest {
                 out.resolve("with").toString(), policies.toString()));
         int[] without = figures("kyverno/policies without autogen", run("import", "kyverno", "--autogen", "false",
                 "--partial", "-o", out.resolve("without").toString(), policies.toString()));
-        assertEquals(with[1], without[1], "the same cases are converted");
+        assertTrue(without[1] > with[1], "MutatingPolicies refused for autogen are converted without it");
         assertTrue(with[0] > without[0], "autogen passes the pod-controller cases");
-        assertTrue(with[1] - with[0] <= 32, "more failures than measured (32): " + with[0] + " of " + with[1]);
+        assertTrue(with[1] - with[0] <= 42, "more failures than measured (42): " + with[0] + " of " + with[1]);
+    }
+
+    /**
+     * The MutatingPolicies of kyverno/policies (its {@code *-mpol} folders) alone, with their kyverno-test.yaml
+     * patchedResources. Measured (docs/import.md): 33 of 43 with autogen, 54 of 67 without.
+     */
+    @Test
+    void kyvernoMutatingPolicies(@TempDir Path out) throws IOException {
+        List<String> args = new ArrayList<>(List.of("import", "kyverno", "--partial", "-o", out.resolve("with").toString()));
+        try (Stream<Path> dirs = Files.list(suite("kyverno+policies"))) {
+            dirs.filter(d -> d.getFileName().toString().endsWith("-mpol")).sorted().forEach(d -> args.add(d.toString()));
+        }
+        RenderCommandTest.Run with = run(args.toArray(String[]::new));
+        int[] w = figures("kyverno/policies MutatingPolicies with autogen", with);
+        args.set(4, out.resolve("without").toString());
+        args.addAll(2, List.of("--autogen", "false"));
+        int[] wo = figures("kyverno/policies MutatingPolicies without autogen", run(args.toArray(String[]::new)));
+        assertTrue(with.out().matches("(?s).*of which mutating +\\d+\n.*"), with.out());
+        assertTrue(w[1] - w[0] <= 10, "more failures than measured (10): " + w[0] + " of " + w[1]);
+        assertTrue(wo[1] - wo[0] <= 13, "more failures than measured (13): " + wo[0] + " of " + wo[1]);
+    }
+
+    /** kyverno/kyverno test/cli. Measured (docs/import.md): 34 of 42. */
+    @Test
+    void kyvernoCliTests(@TempDir Path out) throws IOException {
+        int[] f = figures("kyverno/kyverno test/cli", run("import", "kyverno", "--partial", "-o", out.toString(),
+                suite("kyverno+kyverno").resolve("test/cli").toString()));
+        assertTrue(f[1] - f[0] <= 8, "more failures than measured (8): " + f[0] + " of " + f[1]);
     }
 
     private static int[] figures(String what, RenderCommandTest.Run r) {

@@ -83,6 +83,7 @@ public final class RuleCatalog {
         rule("import/UnsupportedRule", Severity.ERROR, "A Kyverno generate, mutate, verifyImages or context rule, or JSON evaluation");
         rule("import/UnsupportedLibrary", Severity.ERROR, "A Kyverno expression calls a CEL library the API server does not have");
         rule("import/Match", Severity.ERROR, "A Kyverno match or exclude that matchConstraints cannot express");
+        rule("import/Autogen", Severity.ERROR, "A Kyverno MutatingPolicy for Pods that Kyverno also applies to pod controllers (autogen)");
         rule("import/BackgroundOnly", Severity.ERROR, "A Kyverno policy that runs only in background scans");
         rule("import/Exception", Severity.ERROR, "A Kyverno PolicyException that negated matchConditions cannot express");
         rule("import/ExceptionTarget", Severity.WARNING, "A Kyverno PolicyException whose policy or rule was not imported");

@@ -23,6 +23,8 @@ public final class ImportRules {
     public static final String FOREACH = PREFIX + "Foreach";
     /** A Kyverno rule or policy feature with no native form: generate, mutate, verifyImages, context, apiCall. */
     public static final String UNSUPPORTED_RULE = PREFIX + "UnsupportedRule";
+    /** A Kyverno policy whose pod-controller autogen a set cannot render (a MutatingPolicy for Pods). */
+    public static final String AUTOGEN = PREFIX + "Autogen";
     /** A Kyverno rule that runs only in background scans. */
     public static final String BACKGROUND_ONLY = PREFIX + "BackgroundOnly";
     /** A Kyverno match or exclude that cannot be written as matchConstraints and matchConditions. */

@@ -35,7 +35,12 @@ final class KyvernoExceptions {
      * A converted policy an exception may name: its Kyverno policy key ({@code ns/name} when namespaced), rule, and
      * the file it came from.
      */
-    record Target(String policy, String rule, boolean validatingPolicy, ObjectNode member, String source) {}
+    record Target(String policy, String rule, String kind, ObjectNode member, String source) {
+        /** A {@code policies.kyverno.io} policy (ValidatingPolicy, MutatingPolicy, ...), which policyRefs name by kind. */
+        boolean celPolicy() {
+            return !kind.isEmpty();
+        }
+    }
 
     /** The object: the new one, or the old one on DELETE (Kyverno: {@code NewResource}, else {@code OldResource}). */
     private static final String OBJ = "(request.operation == 'DELETE' ? oldObject : object)";
@@ -86,9 +91,9 @@ final class KyvernoExceptions {
         for (int i = 0; i < refs.size(); i++) {
             String name = refs.get(i).path("name").asText();
             String key = namespaced(d, refs.get(i).path("kind").asText()) ? namespace(d) + "/" + name : name;
-            List<Target> hit = targets.stream().filter(t -> t.validatingPolicy() && t.policy().equals(key)).toList();
-            applyTo(d, hit, conditions, "spec.policyRefs[" + i + "]", refs.get(i).path("kind").asText("ValidatingPolicy")
-                    + " " + name, result);
+            String kind = refs.get(i).path("kind").asText("ValidatingPolicy");
+            List<Target> hit = targets.stream().filter(t -> t.kind().equals(kind) && t.policy().equals(key)).toList();
+            applyTo(d, hit, conditions, "spec.policyRefs[" + i + "]", kind + " " + name, result);
         }
     }
 
@@ -128,7 +133,7 @@ final class KyvernoExceptions {
             String policy = e.path("policyName").asText();
             List<String> ruleNames = new ArrayList<>();
             e.path("ruleNames").forEach(r -> ruleNames.add(r.asText()));
-            List<Target> hit = targets.stream().filter(t -> !t.validatingPolicy() && t.policy().equals(policy)
+            List<Target> hit = targets.stream().filter(t -> !t.celPolicy() && t.policy().equals(policy)
                     && ruleNames.stream().anyMatch(r -> namesRule(r, t.rule()))).toList();
             applyTo(d, hit, List.of(condition), "spec.exceptions[" + i + "]", "policy " + policy + " rules "
                     + String.join(", ", ruleNames), result);

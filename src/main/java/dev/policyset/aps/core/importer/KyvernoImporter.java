@@ -18,7 +18,8 @@ import static dev.policyset.aps.core.importer.SetDocuments.JSON;
 
 /**
  * Kyverno policies into sets: {@code policies.kyverno.io} ValidatingPolicy (and NamespacedValidatingPolicy) nearly
- * field for field, and {@code kyverno.io/v1} ClusterPolicy/Policy rules written with {@code validate.cel}, one
+ * field for field, MutatingPolicy (and NamespacedMutatingPolicy) into MutatingAdmissionPolicies
+ * ({@link KyvernoMutatingPolicies}), and {@code kyverno.io/v1} ClusterPolicy/Policy rules written with {@code validate.cel}, one
  * ValidatingAdmissionPolicy per rule, as Kyverno's own generator builds them ({@code kyverno/kyverno:
  * pkg/admissionpolicy/builder.go}: kinds to resource rules, CEL preconditions to matchConditions,
  * {@code validationFailureAction} Enforce → [Deny], Audit → [Audit, Warn]). Pod-controller autogen is on for a
@@ -28,8 +29,11 @@ import static dev.policyset.aps.core.importer.SetDocuments.JSON;
  * per rule (docs/import.md).
  */
 public final class KyvernoImporter {
-    /** One imported rule or ValidatingPolicy: the Kyverno policy and rule, the policy it became, its autogen. */
-    public record Converted(String policy, String rule, String vapName, List<String> podControllers) {}
+    /**
+     * One imported rule, ValidatingPolicy or MutatingPolicy: the Kyverno policy and rule, the policy it became
+     * ({@code mutating}: a MutatingAdmissionPolicy), its autogen.
+     */
+    public record Converted(String policy, String rule, String vapName, List<String> podControllers, boolean mutating) {}
 
     private static final List<String> OPERATIONS = List.of("CREATE", "UPDATE");
 
@@ -44,6 +48,10 @@ public final class KyvernoImporter {
                 && d.apiVersion().startsWith("policies.kyverno.io/");
     }
 
+    public static boolean isMutatingPolicy(Document d) {
+        return KyvernoMutatingPolicies.isMutatingPolicy(d);
+    }
+
     /** Imports every Kyverno policy of {@code documents}: one set per source file. */
     public static ImportResult importAll(List<Document> documents, boolean autogen) {
         ImportResult result = new ImportResult();
@@ -55,14 +63,14 @@ public final class KyvernoImporter {
             // convert adds a member and what it became together, so the two lists line up
             for (int i = 0; i < converted.size(); i++) {
                 String namespace = d.content().path("metadata").path("namespace").asText("");
-                boolean namespaced = d.kind().equals("Policy") || d.kind().equals("NamespacedValidatingPolicy");
+                boolean namespaced = d.kind().equals("Policy") || d.kind().startsWith("Namespaced");
                 targets.add(new KyvernoExceptions.Target((namespaced && !namespace.isEmpty() ? namespace + "/" : "")
-                        + d.name(), converted.get(i).rule(), isValidatingPolicy(d), members.get(i), d.source()));
+                        + d.name(), converted.get(i).rule(), isClusterPolicy(d) ? "" : d.kind(), members.get(i), d.source()));
             }
             if (!members.isEmpty()) {
                 ObjectNode set = setsByFile.computeIfAbsent(d.source(), f -> SetDocuments.set(
                         "kyverno-" + f.replaceAll("\\.(ya?ml|json)$", ""), "kyverno:" + f));
-                members.forEach(SetDocuments.validatingPolicies(set)::add);
+                members.forEach((isMutatingPolicy(d) ? SetDocuments.mutatingPolicies(set) : SetDocuments.validatingPolicies(set))::add);
             }
         }
         KyvernoExceptions.apply(documents, targets, result);
@@ -73,11 +81,22 @@ public final class KyvernoImporter {
     /** Converts one document into set members; returns what each imported rule became. */
     public static List<Converted> convert(Document d, ImportResult result, List<ObjectNode> members, boolean autogen) {
         List<Converted> converted = new ArrayList<>();
+        if (!d.content().path("spec").isObject()) {
+            // no spec: not a policy but an assertion on one (the suites' chainsaw policy-ready.yaml checks its status),
+            // skipped as a ClusterPolicy without rules is
+            return converted;
+        }
         if (isValidatingPolicy(d)) {
             validatingPolicy(d, result, autogen).ifPresent(m -> {
                 members.add(m);
-                converted.add(new Converted(d.name(), "", m.path("name").asText(), controllers(m)));
+                converted.add(new Converted(d.name(), "", m.path("name").asText(), controllers(m), false));
                 result.countPolicy();
+            });
+        } else if (isMutatingPolicy(d)) {
+            KyvernoMutatingPolicies.convert(d, result, autogen).ifPresent(m -> {
+                members.add(m);
+                converted.add(new Converted(d.name(), "", m.path("name").asText(), List.of(), true));
+                result.countMutatingPolicy();
             });
         } else if (isClusterPolicy(d)) {
             JsonNode rules = d.content().path("spec").path("rules");
@@ -86,7 +105,7 @@ public final class KyvernoImporter {
                 Optional<ObjectNode> m = rule(d, rules.get(i), "spec.rules[" + i + "]", vapName, result, autogen);
                 if (m.isPresent()) {
                     members.add(m.get());
-                    converted.add(new Converted(d.name(), rules.get(i).path("name").asText(""), vapName, controllers(m.get())));
+                    converted.add(new Converted(d.name(), rules.get(i).path("name").asText(""), vapName, controllers(m.get()), false));
                     result.countPolicy();
                 }
             }
@@ -407,7 +426,7 @@ public final class KyvernoImporter {
         return l;
     }
 
-    private static Optional<String> libraries(JsonNode node) {
+    static Optional<String> libraries(JsonNode node) {
         if (node.isTextual()) {
             return KyvernoLibraries.calledBy(node.asText());
         }
@@ -420,7 +439,7 @@ public final class KyvernoImporter {
         return Optional.empty();
     }
 
-    private static Optional<ObjectNode> refuse(ImportResult result, Document d, String rule, String object, String field,
+    static Optional<ObjectNode> refuse(ImportResult result, Document d, String rule, String object, String field,
                                                String message) {
         result.add(new ImportFinding(Finding.error(rule, object, field, message), d.source(), d.lineOf(field)));
         return Optional.empty();

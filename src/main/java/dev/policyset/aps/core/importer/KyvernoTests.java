@@ -99,6 +99,10 @@ public final class KyvernoTests {
                 continue;
             }
             String verdict = r.path("result").asText("");
+            if (c.mutating()) {
+                mutationCases(test, loader, r, at, c, names, resources, cases, result);
+                continue;
+            }
             if (!List.of("pass", "fail", "skip").contains(verdict)) {
                 note(result, test, at, names.size() + " case(s) expecting '" + verdict + "' not converted: only pass, fail "
                         + "and skip are policy decisions a native policy makes");
@@ -124,6 +128,137 @@ public final class KyvernoTests {
         }
         result.countTestCases(cases.size());
         result.add(new ImportedFile((outputDir.isEmpty() ? "" : outputDir + "/") + file + ".aps-test.yaml", List.of(out), true));
+    }
+
+    /**
+     * A MutatingPolicy's result: the object the API server stores after the policies' mutations. Kyverno's CLI compares
+     * the mutated resource with the one in {@code patchedResources} (found by apiVersion, kind, namespace and name;
+     * absent, the comparison is skipped), both tidied (empty maps and lists dropped:
+     * {@code cmd/cli/kubectl-kyverno/resource/compare.go}), and its {@code pass}/{@code skip} is whether the policy
+     * applied. {@code skip} without patchedResources means the object is left as it is; {@code pass} without it only
+     * says the policy applied, which a PolicyTest cannot observe; a MutatingPolicy never {@code fail}s in Kyverno's
+     * engine ({@code pkg/cel/policies/mpol/engine/engine.go: handlePolicy}: pass, skip or error). The expected object
+     * is the patched one tidied, with the input's empty values put back where it lacks them ({@link #keepEmpty}), so
+     * what Kyverno's comparison ignores is not a difference here either.
+     */
+    private static void mutationCases(Document test, Loader loader, JsonNode r, String at, KyvernoImporter.Converted c,
+                                      List<String> names, List<JsonNode> resources, ArrayNode cases, ImportResult result) {
+        String verdict = r.path("result").asText("");
+        String patchedFile = r.path("patchedResources").asText("");
+        if (!verdict.equals("skip") && !(verdict.equals("pass") && !patchedFile.isEmpty())) {
+            note(result, test, at, names.size() + " case(s) of MutatingPolicy " + c.policy() + " expecting '" + verdict + "'"
+                    + (patchedFile.isEmpty() ? " without patchedResources" : "") + " not converted: "
+                    + (verdict.equals("pass") ? "it says only that the policy applied, which a PolicyTest cannot observe; "
+                    + "give patchedResources (the mutated object) to convert it" : "only the mutated object (pass with "
+                    + "patchedResources) or the object left as it is (skip) are what a native policy's mutation shows"));
+            return;
+        }
+        List<JsonNode> patched = new ArrayList<>();
+        if (!patchedFile.isEmpty()) {
+            try {
+                loader.load(patchedFile).stream().filter(d -> d.content().isObject()).forEach(d -> patched.add(d.content()));
+            } catch (Loader.LoadException e) {
+                note(result, test, at + ".patchedResources", "patched resource file '" + patchedFile + "': " + e.getMessage());
+                return;
+            }
+        }
+        for (String resourceName : names) {
+            Optional<JsonNode> object = find(resources, r.path("kind").asText(""), resourceName, r.path("namespace").asText(""));
+            if (object.isEmpty()) {
+                note(result, test, at, "resource " + r.path("kind").asText("") + "/" + resourceName + " is in no resource file: not converted");
+                continue;
+            }
+            JsonNode expected = object.get();
+            if (!patchedFile.isEmpty()) {
+                Optional<JsonNode> p = samePatched(patched, object.get());
+                if (p.isEmpty()) {
+                    note(result, test, at, "resource " + r.path("kind").asText("") + "/" + resourceName + " is not in "
+                            + patchedFile + " (Kyverno skips the comparison then): not converted");
+                    continue;
+                }
+                expected = p.get();
+            }
+            ObjectNode tc = JSON.objectNode();
+            tc.put("name", c.policy() + " " + verdict + " " + r.path("kind").asText("") + "/" + resourceName);
+            JsonNode input = withNamespace(object.get());
+            tc.set("object", input);
+            tc.putObject("expect").set("object", keepEmpty(tidy(withNamespace(expected)), input));
+            cases.add(SetDocuments.uniqueName(tc, cases));
+        }
+    }
+
+    /**
+     * The patched resource of the same apiVersion, kind, namespace and name ({@code GetResourceFromPath}), a namespaced
+     * kind without a namespace in {@code default} on both sides, as the CLI admits the resource there.
+     */
+    private static Optional<JsonNode> samePatched(List<JsonNode> patched, JsonNode resource) {
+        String namespace = withNamespace(resource).path("metadata").path("namespace").asText("");
+        for (JsonNode p : patched) {
+            if (p.path("apiVersion").equals(resource.path("apiVersion")) && p.path("kind").equals(resource.path("kind"))
+                    && p.path("metadata").path("name").equals(resource.path("metadata").path("name"))
+                    && withNamespace(p).path("metadata").path("namespace").asText("").equals(namespace)) {
+                return Optional.of(p);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * {@code expected} with the input's empty values (empty maps and lists, nulls: what tidying drops) put back where
+     * it lacks them, at the same path (lists element by element when both have the same length). A mutation leaves
+     * them in the object (the input's {@code resources: {}} stays), and Kyverno's tidied comparison does not see them;
+     * the input itself is not tidied, as an empty value can mean something ({@code emptyDir: {}}).
+     */
+    static JsonNode keepEmpty(JsonNode expected, JsonNode input) {
+        if (expected == null) {
+            return null;
+        }
+        if (expected.isObject() && input.isObject()) {
+            ObjectNode out = (ObjectNode) expected.deepCopy();
+            input.fields().forEachRemaining(e -> {
+                if (!out.has(e.getKey())) {
+                    if (tidy(e.getValue()) == null) {
+                        out.set(e.getKey(), e.getValue().deepCopy());
+                    }
+                } else {
+                    out.set(e.getKey(), keepEmpty(out.get(e.getKey()), e.getValue()));
+                }
+            });
+            return out;
+        }
+        if (expected.isArray() && input.isArray() && expected.size() == input.size()) {
+            ArrayNode out = JSON.arrayNode();
+            for (int i = 0; i < expected.size(); i++) {
+                out.add(keepEmpty(expected.get(i), input.get(i)));
+            }
+            return out;
+        }
+        return expected;
+    }
+
+    /** Kyverno's {@code resource.Tidy}: nulls, and maps and lists that are (or become) empty, dropped. */
+    static JsonNode tidy(JsonNode node) {
+        if (node.isObject()) {
+            ObjectNode out = JSON.objectNode();
+            node.fields().forEachRemaining(e -> {
+                JsonNode v = tidy(e.getValue());
+                if (v != null) {
+                    out.set(e.getKey(), v);
+                }
+            });
+            return out.isEmpty() ? null : out;
+        }
+        if (node.isArray()) {
+            ArrayNode out = JSON.arrayNode();
+            node.forEach(x -> {
+                JsonNode v = tidy(x);
+                if (v != null) {
+                    out.add(v);
+                }
+            });
+            return out.isEmpty() ? null : out;
+        }
+        return node.isNull() ? null : node;
     }
 
     /** The policy that judges a kind: the rule's autogen policy for its pod controllers, else the rule's. */

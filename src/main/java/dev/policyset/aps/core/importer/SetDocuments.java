@@ -35,6 +35,11 @@ final class SetDocuments {
         return spec.has("validatingPolicies") ? (ArrayNode) spec.get("validatingPolicies") : spec.putArray("validatingPolicies");
     }
 
+    static ArrayNode mutatingPolicies(ObjectNode set) {
+        ObjectNode spec = (ObjectNode) set.get("spec");
+        return spec.has("mutatingPolicies") ? (ArrayNode) spec.get("mutatingPolicies") : spec.putArray("mutatingPolicies");
+    }
+
     /** A PolicyTest over {@code policyFiles} (relative to the test), cases to be added. */
     static ObjectNode policyTest(String name, String... policyFiles) {
         ObjectNode test = JSON.objectNode();
