@@ -122,9 +122,33 @@ public final class KubeControlPlane implements AutoCloseable {
                 throw e;
             }
             Runtime.getRuntime().addShutdownHook(new Thread(plane::close, "aps-kube-stop"));
+            keepConfigMapParamInformer(plane);
             shared = plane;
         }
         return shared;
+    }
+
+    /**
+     * Before 1.37 kube-apiserver stops the ConfigMap param informer for good once no binding uses a ConfigMap
+     * paramKind, and then finds no named param either (kubernetes/kubernetes#130887, docs/real-apiserver.md "The params
+     * problem"): on the plane every class shares, one test's cleanup would leave the next test's ConfigMap params
+     * unfound. A policy of that paramKind with a binding that matches nothing keeps the informer for the plane's life.
+     * From 1.37 a named param is read directly, and tests that select params by label make their own anchor
+     * ({@code aps test --server}); the plane has none there, so that the run's warning about a stopped informer is met.
+     */
+    private static void keepConfigMapParamInformer(KubeControlPlane plane) {
+        if (dev.policyset.aps.core.model.KubeVersion.parse(plane.version()).minor() >= 37) {
+            return;
+        }
+        for (com.fasterxml.jackson.databind.node.ObjectNode o : dev.policyset.aps.core.evaluate.suite.ParamInformerAnchors.anchor(
+                new dev.policyset.aps.core.evaluate.suite.ParamInformerAnchors.Use(
+                        dev.policyset.aps.core.model.AdmissionKind.VALIDATING_ADMISSION_POLICY,
+                        "admissionregistration.k8s.io/v1", "v1", "ConfigMap"), "plane", 0)) {
+            // not labelled as an aps test run's: tests check that runs leave none of theirs behind
+            o.with("metadata").putObject("labels").put("aps.policyset.dev/test-plane", "param-informer-anchor");
+            plane.admin().resource(dev.policyset.aps.core.yaml.Yaml.mapper().convertValue(o,
+                    io.fabric8.kubernetes.api.model.GenericKubernetesResource.class)).create();
+        }
     }
 
     /**

@@ -158,7 +158,7 @@ public final class ParamInformerAnchors {
     }
 
     static int minor(String version) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("v?1\\.(\\d+)").matcher(version == null ? "" : version);
-        return m.lookingAt() ? Integer.parseInt(m.group(1)) : 0;
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("v?(\\d+\\.\\d+)").matcher(version == null ? "" : version);
+        return m.lookingAt() ? dev.policyset.aps.core.model.KubeVersion.parse(m.group(1)).minor() : 0; // "v1.37.2+k3s1" too
     }
 }
