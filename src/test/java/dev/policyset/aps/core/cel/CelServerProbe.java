@@ -81,6 +81,19 @@ final class CelServerProbe {
     private final HttpClient http;
     private final String run;
     private int batches;
+    /**
+     * The server records only a request's first validation failure (below 1.37: upstream's dispatcher adds one audit
+     * annotation per failure under the same key, and every one after the first is refused as an overwrite; 1.37
+     * publishes up to 50 in one). Then each case goes in a policy of its own, without the failing sentinel in front
+     * of it, and a last validation that always fails tells that the policy is active when the case itself does not.
+     */
+    private boolean onePerRequest;
+
+    /** For a server that records one validation failure per request ({@link #onePerRequest}). */
+    CelServerProbe onePerRequest(boolean one) {
+        this.onePerRequest = one;
+        return this;
+    }
 
     CelServerProbe(KubeControlPlane plane, String run) {
         this.plane = plane;
@@ -137,7 +150,7 @@ final class CelServerProbe {
         List<Batch> all = new ArrayList<>();
         for (List<Probe> group : groups.values()) {
             // at most 50 failures of a request are recorded (observed at 1.37.2), one per case, three in static mode
-            int size = staticMessages(group.get(0).expression()) ? Math.min(perPolicy, 15) : Math.min(perPolicy, 48);
+            int size = onePerRequest ? 1 : staticMessages(group.get(0).expression()) ? Math.min(perPolicy, 15) : Math.min(perPolicy, 48);
             for (int from = 0; from < group.size(); from += size) {
                 all.add(new Batch("aps-cel-" + run + "-" + (batches++), group.subList(from, Math.min(group.size(), from + size))));
             }
@@ -281,7 +294,7 @@ final class CelServerProbe {
             ObjectNode spec = (ObjectNode) policy.get("spec");
             ArrayNode variables = spec.putArray("variables");
             ArrayNode validations = spec.putArray("validations");
-            validations.addObject().put("expression", "false").put("message", "aps-sentinel");
+            validations.addObject().put("expression", onePerRequest ? "true" : "false").put("message", "aps-sentinel");
             for (int i = 0; i < probes.size(); i++) {
                 Probe p = probes.get(i);
                 boolean ok = !compileErrors.containsKey(i) && !harness.containsKey(i);
@@ -296,6 +309,9 @@ final class CelServerProbe {
                 } else {
                     validations.addObject().put("expression", "true");
                 }
+            }
+            if (onePerRequest) {
+                validations.addObject().put("expression", "false").put("message", "aps-end");
             }
             return policy;
         }
@@ -365,8 +381,8 @@ final class CelServerProbe {
                     }
                 }
             }
-            if (!"aps-sentinel".equals(byIndex.get(0))) {
-                return false;
+            if (onePerRequest ? byIndex.isEmpty() : !"aps-sentinel".equals(byIndex.get(0))) {
+                return false; // not active yet
             }
             for (int i = 0; i < probes.size(); i++) {
                 if (compileErrors.containsKey(i)) {
