@@ -38,8 +38,9 @@ final class RefusedObjects {
                 Map<String, List<String>> byObject = new LinkedHashMap<>();
                 for (RenderedObject o : c.config().objects()) {
                     KubeVersion version = c.options().version();
-                    List<String> why = refusals.computeIfAbsent(o, x -> ApiServerRules.check(x, version, cel).stream()
-                            .filter(f -> f.severity() == Severity.ERROR).map(RefusedObjects::describe).toList());
+                    List<String> why = refusals.computeIfAbsent(o, x -> notServed(x, version).map(List::of)
+                            .orElseGet(() -> ApiServerRules.check(x, version, cel).stream()
+                                    .filter(f -> f.severity() == Severity.ERROR).map(RefusedObjects::describe).toList()));
                     if (!why.isEmpty()) {
                         byObject.put(o.kind().kind() + "/" + o.name(), why);
                     }
@@ -57,6 +58,27 @@ final class RefusedObjects {
             }
         }
         return out;
+    }
+
+    /**
+     * A MutatingAdmissionPolicy (or binding) in an API version no server of {@code version} serves, even with the
+     * feature gate: there the object cannot be created at all (v1 before 1.36, v1beta1 before 1.34).
+     */
+    static java.util.Optional<String> notServed(RenderedObject o, KubeVersion version) {
+        if (o.kind() != dev.policyset.aps.core.model.AdmissionKind.MUTATING_ADMISSION_POLICY
+                && o.kind() != dev.policyset.aps.core.model.AdmissionKind.MUTATING_ADMISSION_POLICY_BINDING) {
+            return java.util.Optional.empty();
+        }
+        String apiVersion = o.apiVersion();
+        String v = apiVersion.substring(apiVersion.indexOf('/') + 1);
+        List<String> servable = dev.policyset.aps.core.model.MutatingPolicyVersions.servableAt(version);
+        if (!dev.policyset.aps.core.model.MutatingPolicyVersions.isKnown(v) || servable.contains(v)) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of("Kubernetes " + version + " does not serve " + apiVersion + " " + o.kind().kind()
+                + (servable.isEmpty() ? " (nor any other version of it)" : " (it can serve " + String.join(", ", servable)
+                + " with the " + dev.policyset.aps.core.model.MutatingPolicyVersions.FEATURE_GATE + " feature gate)")
+                + "; test with --kube-version of a version that serves it, or write the policy in a served version");
     }
 
     private static String describe(Finding f) {

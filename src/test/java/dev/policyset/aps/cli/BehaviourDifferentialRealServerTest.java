@@ -121,13 +121,17 @@ class BehaviourDifferentialRealServerTest {
             if (server.differences().isEmpty()) {
                 judge.skip(id, "request not sent by aps test --server", why);
             }
-            if (why.contains("(404)")) {
-                judge.skip(id, "not served by the server", why);
-            }
             // The server refused the case's own policies at creation: offline agrees when aps test refuses them too
-            // (RefusedObjects: the API server's creation rules run on what a case loads).
+            // (RefusedObjects: the API server's creation rules run on what a case loads, and the versions it serves).
             String refusedOffline = offline.differences().stream()
                     .filter(d -> d.startsWith("the API server refuses to create")).findFirst().orElse("");
+            if (why.contains("(404)")) {
+                if (refusedOffline.contains("does not serve")) {
+                    judge.judge(id, version, "setup refused: not served", "setup refused: not served", true, "both: not served");
+                    return;
+                }
+                judge.skip(id, "not served by the server", why);
+            }
             judge.judge(id, version, "setup refused: " + why,
                     refusedOffline.isEmpty() ? summary(offline.outcome()) : "setup refused: " + refusedOffline,
                     !refusedOffline.isEmpty() && why.contains("(422)"), refusedOffline.isEmpty() ? "" : "both refuse");
