@@ -278,7 +278,10 @@ public final class CelEvaluator {
         return o instanceof String s ? s : "";
     }
 
-    /** A JSON-like Java value as cel-java wants it: Long/Double numbers, NullValue for null. */
+    /**
+     * A JSON-like Java value as cel-java wants it: Long/Double numbers, NullValue for null, maps as read-only
+     * {@link RuntimeMap}s (returned as they are: a caller that converts once per request pays once).
+     */
     public static Object toCel(Object v) {
         if (v == null) {
             return NullValue.NULL_VALUE;
@@ -295,10 +298,13 @@ public final class CelEvaluator {
         if (v instanceof BigDecimal b) {
             return b.doubleValue();
         }
+        if (v instanceof RuntimeMap) {
+            return v; // converted already, once per request (RuntimeMap says why it matters)
+        }
         if (v instanceof Map<?, ?> m) {
             Map<Object, Object> out = new LinkedHashMap<>();
             m.forEach((k, val) -> out.put(toCel(k), toCel(val)));
-            return out;
+            return RuntimeMap.of(out);
         }
         if (v instanceof List<?> l) {
             List<Object> out = new ArrayList<>(l.size());
@@ -315,6 +321,10 @@ public final class CelEvaluator {
         }
         if (v instanceof JsonPatchValue p) {
             return fromCel(p.value());
+        }
+        if (v instanceof RuntimeMap m && m.values().stream().noneMatch(x -> x instanceof Map || x instanceof List)) {
+            // callers get a map of their own, as when the activation was converted per evaluation
+            return new LinkedHashMap<>(m);
         }
         if (v instanceof List<?> l && l.stream().anyMatch(x -> x instanceof JsonPatchValue || x instanceof Map)) {
             List<Object> out = new ArrayList<>(l.size());
