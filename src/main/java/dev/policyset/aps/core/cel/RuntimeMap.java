@@ -27,8 +27,24 @@ public final class RuntimeMap extends CelValue implements Map<Object, Object> {
 
     private final Map<Object, Object> entries;
 
-    private RuntimeMap(Map<Object, Object> entries) {
+    private final boolean json;
+
+    private RuntimeMap(Map<Object, Object> entries, boolean json) {
         this.entries = Collections.unmodifiableMap(entries);
+        this.json = json;
+    }
+
+    /**
+     * A map of a JSON tree: string keys, and values that are JSON scalars (String, Long, Double, Boolean,
+     * NullValue), lists of them, or maps of the same kind, with nothing else at any depth.
+     */
+    public static RuntimeMap ofJson(Map<Object, Object> entries) {
+        return new RuntimeMap(entries, true);
+    }
+
+    /** Whether it was made by {@link #ofJson}: a value a later expression can read as it is. */
+    public boolean json() {
+        return json;
     }
 
     /**
@@ -36,7 +52,7 @@ public final class RuntimeMap extends CelValue implements Map<Object, Object> {
      *                maps of them, maps as RuntimeMap); not copied, so the caller must not change it afterwards
      */
     public static RuntimeMap of(Map<Object, Object> entries) {
-        return new RuntimeMap(entries);
+        return new RuntimeMap(entries, false);
     }
 
     @Override

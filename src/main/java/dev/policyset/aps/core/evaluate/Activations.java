@@ -56,7 +56,7 @@ final class Activations {
                 Map.Entry<String, JsonNode> e = it.next();
                 entries.put(e.getKey(), cel(e.getValue()));
             }
-            return RuntimeMap.of(entries);
+            return RuntimeMap.ofJson(entries);
         }
         if (node.isArray()) {
             List<Object> items = new ArrayList<>(node.size());

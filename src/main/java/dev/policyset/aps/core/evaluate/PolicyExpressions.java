@@ -225,7 +225,7 @@ public final class PolicyExpressions {
             } else if (r.error() != null) {
                 failures.put(name, "composited variable \"" + name + "\" fails to evaluate: " + r.error());
             } else {
-                values.put(name, CelEvaluator.toCel(r.value()));
+                values.put(name, r.celValue());
             }
         }
     }
