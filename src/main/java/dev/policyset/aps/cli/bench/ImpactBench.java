@@ -44,6 +44,21 @@ final class ImpactBench implements Callable<Integer> {
     @Option(names = "--warmup", defaultValue = "1", description = "Untimed full scans first (default: ${DEFAULT-VALUE}).")
     int warmup;
 
+    enum ClusterShape { synthetic, realistic }
+
+    @Option(names = "--cluster", defaultValue = "synthetic", description = "synthetic: small Deployments and Pods, held in "
+            + "memory; realistic: API-server-sized Pods, ReplicaSets, Deployments, Services, ConfigMaps, made as they are "
+            + "read (${COMPLETION-CANDIDATES}; default: ${DEFAULT-VALUE}).")
+    ClusterShape shape;
+
+    @Option(names = "--ladder", description = "Time a quarter, a half and all of the objects in each round (linearity: the "
+            + "time per pair should be flat) instead of half and all.")
+    boolean ladder;
+
+    @Option(names = "--floor", description = "Instead of the scan of every policy, compare one simple policy's scan "
+            + "with bare cel-java evaluating the same expression over the same objects (interleaved rounds).")
+    boolean floor;
+
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
@@ -53,16 +68,38 @@ final class ImpactBench implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         long before = retained();
-        List<ObjectNode> cluster = cluster(objects);
+        List<ObjectNode> cluster;
+        int namespaces;
+        if (shape == ClusterShape.realistic) {
+            RealisticCluster realistic = new RealisticCluster(objects);
+            cluster = realistic;
+            namespaces = realistic.namespaces();
+            long one = realistic.sampleBytes(ImpactBench::retained);
+            long t0 = System.nanoTime();
+            realistic.forEach(o -> { });
+            double making = (System.nanoTime() - t0) / 1e6;
+            out.printf("realistic objects, made as the scan reads them: one retains %.1f KiB as a JSON tree (all %d "
+                    + "at once would retain %.0f MiB); making them takes %.0f ms per pass, and a scan reads them twice "
+                    + "(namespaces and params, then the scan)%n", one / 1024.0, objects, one * (double) objects / 1048576.0,
+                    making);
+        } else {
+            cluster = cluster(objects);
+            namespaces = NAMESPACES;
+        }
         long objectsHeap = retained() - before;
+        if (floor) {
+            return new EvaluationFloor(out, warmup, iterations).run(cluster);
+        }
         List<RenderedObject> configuration = configuration(policies);
         List<ObjectNode> half = cluster.subList(0, cluster.size() / 2);
+        List<ObjectNode> quarter = cluster.subList(0, cluster.size() / 4);
         KubeVersion version = KubeVersion.NEWEST;
         ImpactScan.Options options = ImpactScan.Options.defaults();
-        out.printf("impact scan: %d objects (%d namespaces), %d policies with one binding each; warm-up %d, timed %d pairs%n",
-                cluster.size(), NAMESPACES, policies, warmup, iterations);
+        out.printf("impact scan: %d objects (%d namespaces), %d policies with one binding each; warm-up %d, timed %d %s%n",
+                cluster.size(), namespaces, policies, warmup, iterations, ladder ? "rounds of 1/4, 1/2, 1" : "pairs");
         out.printf("objects as JSON trees retain %.1f MiB of heap%n", objectsHeap / 1048576.0);
         out.flush();
+        HeapPeak peak = new HeapPeak();
         ImpactReport report = null;
         for (int i = 0; i < warmup; i++) {
             report = ImpactScan.scan(configuration, cluster, version, options);
@@ -73,7 +110,14 @@ final class ImpactBench implements Callable<Integer> {
         long[] allocated = new long[iterations];
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         long thread = Thread.currentThread().getId();
+        double[] quarters = new double[iterations];
+        double[] halfRatios = new double[iterations];
         for (int i = 0; i < iterations; i++) {
+            if (ladder) {
+                long q0 = System.nanoTime();
+                ImpactScan.scan(configuration, quarter, version, options);
+                quarters[i] = (System.nanoTime() - q0) / 1e6;
+            }
             long a0 = threads.getThreadAllocatedBytes(thread);
             long t0 = System.nanoTime();
             report = ImpactScan.scan(configuration, cluster, version, options);
@@ -84,7 +128,12 @@ final class ImpactBench implements Callable<Integer> {
             full[i] = (t1 - t0) / 1e6;
             halves[i] = (t2 - t1) / 1e6;
             ratios[i] = full[i] / halves[i];
-            out.printf("  round %d: full %.0f ms, half %.0f ms%n", i + 1, full[i], halves[i]);
+            if (ladder) {
+                halfRatios[i] = halves[i] / quarters[i];
+                out.printf("  round %d: quarter %.0f ms, half %.0f ms, full %.0f ms%n", i + 1, quarters[i], halves[i], full[i]);
+            } else {
+                out.printf("  round %d: full %.0f ms, half %.0f ms%n", i + 1, full[i], halves[i]);
+            }
             out.flush();
         }
         long pairs = report.bindings().stream().mapToLong(b -> cluster.size()).sum();
@@ -95,6 +144,13 @@ final class ImpactBench implements Callable<Integer> {
         long reportHeap = retained() - beforeReport;
         out.printf("median full scan %.0f ms, half %.0f ms; median ratio full/half %.2f (2.0 = linear)%n",
                 median(full), median(halves), median(ratios));
+        if (ladder) {
+            long bindings = report.bindings().size();
+            out.printf("median quarter scan %.0f ms; median ratio half/quarter %.2f (2.0 = linear); µs per pair: "
+                            + "quarter %.2f, half %.2f, full %.2f%n", median(quarters), median(halfRatios),
+                    median(quarters) * 1000 / (quarter.size() * bindings), median(halves) * 1000 / (half.size() * bindings),
+                    median(full) * 1000 / (cluster.size() * bindings));
+        }
         out.printf("%,d (object, binding) pairs, %,d matched and evaluated, %,d would be denied under Deny%n",
                 pairs, matched, violations);
         out.printf("%.2f µs per pair, %.1f µs per evaluated pair; %.0f MiB allocated per full scan (median); "
@@ -102,6 +158,7 @@ final class ImpactBench implements Callable<Integer> {
                 median(full) * 1000 / pairs, median(full) * 1000 / Math.max(1, matched),
                 median(Arrays.stream(allocated).mapToDouble(x -> x).toArray()) / 1048576.0,
                 reportHeap / 1048576.0, Runtime.getRuntime().maxMemory() / 1048576);
+        out.printf("peak heap used (after any collection, all pools): %.0f MiB%n", peak.mib());
         if (kept.bindings().isEmpty()) {
             return ExitCodes.USAGE_OR_INPUT;
         }
@@ -232,7 +289,7 @@ final class ImpactBench implements Callable<Integer> {
         return out;
     }
 
-    private static RenderedObject rendered(AdmissionKind kind, String yaml) {
+    static RenderedObject rendered(AdmissionKind kind, String yaml) {
         try {
             ObjectNode n = (ObjectNode) Yaml.parse("bench", yaml).get(0).content();
             return new RenderedObject(kind, n.path("apiVersion").asText(), n.path("metadata").path("name").asText(), n, "");
@@ -241,7 +298,20 @@ final class ImpactBench implements Callable<Integer> {
         }
     }
 
-    private static long retained() {
+    /** The most heap in use at any time since it was made (the JVM's per-pool peaks, summed). */
+    static final class HeapPeak {
+        HeapPeak() {
+            ManagementFactory.getMemoryPoolMXBeans().forEach(java.lang.management.MemoryPoolMXBean::resetPeakUsage);
+        }
+
+        double mib() {
+            return ManagementFactory.getMemoryPoolMXBeans().stream()
+                    .filter(p -> p.getType() == java.lang.management.MemoryType.HEAP)
+                    .mapToLong(p -> p.getPeakUsage().getUsed()).sum() / 1048576.0;
+        }
+    }
+
+    static long retained() {
         for (int i = 0; i < 3; i++) {
             System.gc();
         }

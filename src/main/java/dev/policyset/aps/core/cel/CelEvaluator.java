@@ -60,9 +60,63 @@ public final class CelEvaluator {
      * The outcome: exactly one of value, evaluation error, or compile error; and the runtime cost the
      * evaluation had when it ended (cel-go's {@code EvalDetails.ActualCost}; 0 for a compile error).
      */
-    public record Result(Object value, String error, String compileError, long cost) {
+    public static final class Result {
+        private final String error;
+        private final String compileError;
+        private final long cost;
+        /** The runtime's own value, when the result came from an evaluation. */
+        private final Object runtimeValue;
+        private volatile Object value;
+        private volatile boolean converted;
+
         public Result(Object value, String error, String compileError) {
             this(value, error, compileError, 0);
+        }
+
+        public Result(Object value, String error, String compileError, long cost) {
+            this.value = value;
+            this.converted = true;
+            this.error = error;
+            this.compileError = compileError;
+            this.cost = cost;
+            this.runtimeValue = null;
+        }
+
+        /** An evaluation's value: {@link #value()} converts it when first asked (a variable's never is). */
+        private Result(Object runtimeValue, long cost) {
+            this.runtimeValue = runtimeValue;
+            this.cost = cost;
+            this.error = null;
+            this.compileError = null;
+        }
+
+        public Object value() {
+            if (!converted) {
+                value = fromCel(runtimeValue);
+                converted = true;
+            }
+            return value;
+        }
+
+        public String error() {
+            return error;
+        }
+
+        public String compileError() {
+            return compileError;
+        }
+
+        public long cost() {
+            return cost;
+        }
+
+        /**
+         * The value as a later expression reads it (a variable's): the runtime's own when it is plain JSON data
+         * (converting it out and back in copied every object under it, per variable and request), else
+         * {@link #toCel} of {@link #value()}.
+         */
+        public Object celValue() {
+            return runtimeValue != null && isJsonData(runtimeValue) ? runtimeValue : toCel(value());
         }
 
         public boolean ok() {
@@ -74,7 +128,28 @@ public final class CelEvaluator {
         }
 
         Result withCost(long c) {
-            return new Result(value, error, compileError, c);
+            return runtimeValue != null ? new Result(runtimeValue, c) : new Result(value(), error, compileError, c);
+        }
+
+        static Result ofRuntime(Object runtimeValue, long cost) {
+            return new Result(runtimeValue, cost);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Result r && java.util.Objects.equals(value(), r.value())
+                    && java.util.Objects.equals(error, r.error) && java.util.Objects.equals(compileError, r.compileError)
+                    && cost == r.cost;
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Objects.hash(value(), error, compileError, cost);
+        }
+
+        @Override
+        public String toString() {
+            return "Result[value=" + value() + ", error=" + error + ", compileError=" + compileError + ", cost=" + cost + "]";
         }
     }
 
@@ -181,7 +256,7 @@ public final class CelEvaluator {
             KubernetesCelEnvironment.Prepared prepared = env.prepared(compiled);
             cost = new RuntimeCost(prepared.ast(), PER_CALL_LIMIT);
             Object value = prepared.program().trace(vars, cost);
-            return Result.value(fromCel(value)).withCost(cost.cost());
+            return Result.ofRuntime(value, cost.cost());
         } catch (CelEvaluationException | RuntimeException e) {
             long spent = cost == null ? 0 : cost.cost();
             if (hasCause(e, RuntimeCost.LimitExceeded.class)) {
@@ -226,7 +301,8 @@ public final class CelEvaluator {
             }
         }
         if (d.variables() != null) {
-            vars.put("variables", variables == null ? Map.of() : variables);
+            // a RuntimeMap, or the planner walks every variable's value at each read (the values are CEL values already)
+            vars.put("variables", variables == null ? Map.of() : RuntimeMap.of(new HashMap<>(variables)));
         }
         return vars;
     }
@@ -278,7 +354,10 @@ public final class CelEvaluator {
         return o instanceof String s ? s : "";
     }
 
-    /** A JSON-like Java value as cel-java wants it: Long/Double numbers, NullValue for null. */
+    /**
+     * A JSON-like Java value as cel-java wants it: Long/Double numbers, NullValue for null, maps as read-only
+     * {@link RuntimeMap}s (returned as they are: a caller that converts once per request pays once).
+     */
     public static Object toCel(Object v) {
         if (v == null) {
             return NullValue.NULL_VALUE;
@@ -295,10 +374,13 @@ public final class CelEvaluator {
         if (v instanceof BigDecimal b) {
             return b.doubleValue();
         }
+        if (v instanceof RuntimeMap) {
+            return v; // converted already, once per request (RuntimeMap says why it matters)
+        }
         if (v instanceof Map<?, ?> m) {
             Map<Object, Object> out = new LinkedHashMap<>();
             m.forEach((k, val) -> out.put(toCel(k), toCel(val)));
-            return out;
+            return RuntimeMap.of(out);
         }
         if (v instanceof List<?> l) {
             List<Object> out = new ArrayList<>(l.size());
@@ -308,6 +390,23 @@ public final class CelEvaluator {
         return v;
     }
 
+    /** JSON data in runtime form at the top: a map of a JSON tree, a scalar, or a list of those (not looked into). */
+    private static boolean isJsonData(Object v) {
+        if (v instanceof RuntimeMap m) {
+            return m.json();
+        }
+        if (v instanceof List<?> l) {
+            for (Object x : l) {
+                if (!(x instanceof RuntimeMap m && m.json() || x instanceof String || x instanceof Long
+                        || x instanceof Double || x instanceof Boolean)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        return false;
+    }
+
     /** A CEL result as a plain Java value: null for CEL null, the rest unchanged. */
     static Object fromCel(Object v) {
         if (v instanceof NullValue) {
@@ -315,6 +414,10 @@ public final class CelEvaluator {
         }
         if (v instanceof JsonPatchValue p) {
             return fromCel(p.value());
+        }
+        if (v instanceof RuntimeMap m && m.values().stream().noneMatch(x -> x instanceof Map || x instanceof List)) {
+            // callers get a map of their own, as when the activation was converted per evaluation
+            return new LinkedHashMap<>(m);
         }
         if (v instanceof List<?> l && l.stream().anyMatch(x -> x instanceof JsonPatchValue || x instanceof Map)) {
             List<Object> out = new ArrayList<>(l.size());

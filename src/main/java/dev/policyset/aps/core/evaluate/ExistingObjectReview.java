@@ -113,12 +113,14 @@ public final class ExistingObjectReview {
         private final dev.policyset.aps.core.intercept.AdmissionRequest updateView;
         private final dev.policyset.aps.core.intercept.AdmissionRequest createView;
         private final Fixtures fixtures;
+        /** Both requests share the object, so its CEL values are converted once for every binding asked. */
+        private final RequestValues values = new RequestValues();
 
         private Candidate(ObjectNode object, Fixtures fixtures, UserInfo user) {
             this.update = request("UPDATE", object, user);
             this.create = request("CREATE", object, user);
-            this.updateView = Interception.request(update, fixtures);
-            this.createView = Interception.request(create, fixtures);
+            this.updateView = values.view(update, fixtures);
+            this.createView = values.view(create, fixtures);
             this.fixtures = fixtures;
         }
 
@@ -160,7 +162,7 @@ public final class ExistingObjectReview {
             return Optional.empty();
         }
         Fixtures fixtures = c.fixtures;
-        ValidatingDispatcher.Result result = ValidatingDispatcher.dispatch(configuration, chosen, fixtures, options);
+        ValidatingDispatcher.Result result = ValidatingDispatcher.dispatch(configuration, chosen, fixtures, options, c.values);
         boolean inScope = false;
         List<String> violations = new ArrayList<>();
         List<String> errors = new ArrayList<>();

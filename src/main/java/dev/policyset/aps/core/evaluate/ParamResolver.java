@@ -35,7 +35,7 @@ final class ParamResolver {
         }
         String apiVersion = paramKind.path("apiVersion").asText("");
         String kind = paramKind.path("kind").asText("");
-        boolean clusterScoped = KindResources.isClusterScoped(apiVersion, kind, fixtures.params());
+        boolean clusterScoped = KindResources.isClusterScoped(apiVersion, kind, fixtures.paramsOf(apiVersion, kind, null));
         String refNamespace = paramRef.path("namespace").asText("");
         String paramsNamespace = null;
         if (!clusterScoped) {

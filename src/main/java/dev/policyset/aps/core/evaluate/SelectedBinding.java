@@ -20,10 +20,18 @@ record SelectedBinding(RenderedObject binding, String where, JsonNode spec, Para
      */
     static Optional<SelectedBinding> of(JsonNode policySpec, RenderedObject binding, String policyLabel,
                                         boolean matchBinding, AdmissionRequest r, Fixtures fixtures, List<String> trace) {
+        return of(policySpec, binding, policyLabel, matchBinding,
+                () -> Interception.binding(policySpec, binding.manifest().path("spec"), r, fixtures), r, fixtures, trace);
+    }
+
+    /** @param match the binding's verdict on the request (asked only when {@code matchBinding}) */
+    static Optional<SelectedBinding> of(JsonNode policySpec, RenderedObject binding, String policyLabel,
+                                        boolean matchBinding, java.util.function.Supplier<Verdict> match,
+                                        AdmissionRequest r, Fixtures fixtures, List<String> trace) {
         JsonNode bspec = binding.manifest().path("spec");
         String where = policyLabel + " binding " + binding.name();
         if (matchBinding) {
-            Verdict bound = Interception.binding(policySpec, bspec, r, fixtures);
+            Verdict bound = match.get();
             if (!bound.matches()) {
                 trace.add(where + ": not applied (" + bound.explain() + ")");
                 return Optional.empty();

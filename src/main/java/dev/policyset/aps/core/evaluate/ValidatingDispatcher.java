@@ -52,6 +52,12 @@ final class ValidatingDispatcher {
 
     static Result dispatch(PolicyConfiguration config, AdmissionRequest r, Fixtures fixtures,
                            AdmissionSimulator.Options options) {
+        return dispatch(config, r, fixtures, options, new RequestValues());
+    }
+
+    /** @param converted the request's CEL values, converted once for every policy and binding (and reused by the caller) */
+    static Result dispatch(PolicyConfiguration config, AdmissionRequest r, Fixtures fixtures,
+                           AdmissionSimulator.Options options, RequestValues converted) {
         KubeVersion version = options.version();
         List<Denial> denials = new ArrayList<>();
         List<String> warnings = new ArrayList<>();
@@ -62,7 +68,8 @@ final class ValidatingDispatcher {
         for (RenderedObject policy : config.of(AdmissionKind.VALIDATING_ADMISSION_POLICY)) {
             JsonNode spec = policy.manifest().path("spec");
             String name = policy.name();
-            dev.policyset.aps.core.intercept.Verdict definition = Interception.policy(spec, r, fixtures);
+            dev.policyset.aps.core.intercept.Verdict definition = config.policyInterceptor(policy)
+                    .match(converted.view(r, fixtures));
             if (!definition.matches()) {
                 if (options.invokeDirectly()) {
                     trace.add("ValidatingAdmissionPolicy/" + name + ": " + NOT_APPLIED + ": " + definition.explain()
@@ -78,12 +85,13 @@ final class ValidatingDispatcher {
                 trace.add("ValidatingAdmissionPolicy/" + name + ": not applied (no binding)");
                 continue;
             }
-            PolicyExpressions expressions = new PolicyExpressions(CelChecker.PolicyType.VALIDATING,
-                    spec.has("paramKind") && !spec.get("paramKind").isNull(), version, variables(spec));
+            PolicyExpressions expressions = config.expressions(policy, CelChecker.PolicyType.VALIDATING,
+                    spec.has("paramKind") && !spec.get("paramKind").isNull(), version);
             Map<String, List<String>> collector = new LinkedHashMap<>();
             for (RenderedObject binding : bindings) {
                 Optional<SelectedBinding> selected = SelectedBinding.of(spec, binding, "ValidatingAdmissionPolicy/" + name,
-                        !options.invokeDirectly() || definition.matches(), r, fixtures, trace);
+                        !options.invokeDirectly() || definition.matches(),
+                        () -> config.bindingInterceptor(policy, binding).match(converted.view(r, fixtures)), r, fixtures, trace);
                 if (selected.isEmpty()) {
                     continue;
                 }
@@ -106,11 +114,9 @@ final class ValidatingDispatcher {
                 }
                 List<String> actions = new ArrayList<>();
                 bspec.path("validationActions").forEach(a -> actions.add(a.asText()));
-                JsonNode namespaceObject = Activations.namespaceObject(r, fixtures);
                 for (ObjectNode param : params.params()) {
                     String at = where + Activations.describe(param);
-                    PolicyExpressions.Context context = expressions.context(
-                            Activations.of(r, param, namespaceObject, fixtures));
+                    PolicyExpressions.Context context = expressions.context(Activations.of(r, param, converted, fixtures));
                     ValidatingPolicyEvaluator.Result result = ValidatingPolicyEvaluator.validate(spec, context);
                     result.errors().forEach(e -> errors.add(at + ": " + e));
                     List<String> alwaysDenied = result.auditAnnotations().stream()

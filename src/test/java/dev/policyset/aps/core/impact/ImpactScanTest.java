@@ -184,6 +184,49 @@ class ImpactScanTest {
         assertTrue(missing.bindings().get(0).samples().get(0).message().contains("no params found"));
     }
 
+    /** Params are looked up by kind, namespace and name among many (a cluster's ConfigMaps), each object in its own. */
+    @Test
+    void eachObjectGetsTheParamOfItsOwnNamespaceAmongMany() {
+        String policy = """
+                apiVersion: admissionregistration.k8s.io/v1
+                kind: ValidatingAdmissionPolicy
+                metadata: {name: max-replicas}
+                spec:
+                  paramKind: {apiVersion: v1, kind: ConfigMap}
+                  matchConstraints:
+                    resourceRules:
+                    - {apiGroups: [apps], apiVersions: [v1], operations: [CREATE, UPDATE], resources: [deployments]}
+                  validations:
+                  - expression: "object.spec.replicas <= int(params.data.max)"
+                    messageExpression: "'replicas over ' + params.data.max + ' in ' + params.metadata.namespace"
+                """;
+        // no paramRef namespace: a namespaced paramKind is read from the request's namespace
+        String bound = binding("limit", "max-replicas", "[Deny]", """
+                  paramRef: {name: limits, parameterNotFoundAction: Deny}
+                """);
+        List<ObjectNode> objects = new ArrayList<>();
+        for (int n = 0; n < 40; n++) {
+            objects.add(node("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: other-" + n + ", namespace: ns" + n
+                    + "}\ndata: {max: '0'}\n"));
+            if (n % 2 == 0) {
+                // 5 replicas: within the limit in even namespaces but the last
+                objects.add(node("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: limits, namespace: ns" + n
+                        + "}\ndata: {max: '" + (n == 38 ? 4 : 9) + "'}\n"));
+            }
+            objects.add(deployment("ns" + n, "d" + n, null));
+        }
+        ImpactReport report = ImpactScan.scan(configuration(List.of(policy, bound)), objects, KubeVersion.NEWEST,
+                new ImpactScan.Options(Integer.MAX_VALUE, 50, null));
+        BindingImpact b = report.bindings().get(0);
+        assertEquals(40, b.matched());
+        // 20 odd namespaces have no 'limits' (Deny), and ns38's allows 4
+        assertEquals(21, b.denied());
+        assertTrue(b.samples().stream().anyMatch(x -> x.message().equals("replicas over 4 in ns38")), b.samples().toString());
+        assertTrue(b.samples().stream().anyMatch(x -> x.message().contains("no params found")), b.samples().toString());
+        assertTrue(b.samples().stream().noneMatch(x -> x.message().contains("replicas over 0")),
+                "another ConfigMap of the namespace is not the param: " + b.samples());
+    }
+
     @Test
     void theObjectLimitIsReportedAndSamplesAreBounded() {
         List<ObjectNode> many = new ArrayList<>();
