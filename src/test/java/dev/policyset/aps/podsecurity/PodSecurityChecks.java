@@ -109,7 +109,7 @@ final class PodSecurityChecks {
     // --- CEL helpers -------------------------------------------------------------------------------------------
 
     /** PSA's {@code visitContainers}: init containers, containers, ephemeral containers, in that order. */
-    private static final Variable CONTAINERS = new Variable("containers", """
+    static final Variable CONTAINERS = new Variable("containers", """
             object.spec.?initContainers.orValue([]) + object.spec.?containers.orValue([]) +
             object.spec.?ephemeralContainers.orValue([])""");
 

@@ -29,7 +29,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * {@code k8s.io/pod-security-admission/test/testdata} at every level and version the sets are written for, the set
  * of that level and version fails exactly the checks PSA's own {@code policy} package fails (test/psa/module runs it
  * on the same fixtures: verdicts.json), as a Pod CREATE, and at the newest version also as a Deployment holding the pod
- * as its template (PSA warns about workloads; autogen renders the policies for them). Pass fixtures: no check fails. Fail fixtures: the
+ * as its template (PSA warns about workloads; autogen renders the policies for them) and through
+ * {@code pods/ephemeralcontainers} (the set's one policy for that subresource: its messages must be PSA's). Pass fixtures: no check fails. Fail fixtures: the
  * check the fixture is named for, or the restricted check that overrides it, and any other PSA also reports (a
  * privileged container at restricted also lacks allowPrivilegeEscalation=false), and nothing else.
  *
@@ -122,6 +123,21 @@ class PodSecurityFixturesTest {
                     JsonNode pod = PodSecuritySetRunner.defaulted(YAML.readTree(dir.resolve("testdata").resolve(file).toFile()));
                     // the Deployment form at the newest version only: autogen's rewriting does not depend on the version,
                     // and each form compiles every expression again (the test's time is mostly compilation)
+                    if (minor == PodSecuritySets.NEWEST) {
+                        // pss-<level>-ephemeral-containers holds every check in one policy: its messages (PSA's own from
+                        // 1.35) must be PSA's, as a set
+                        Tally t = tallies.computeIfAbsent(level + " 1." + minor + " ephemeralcontainers", k -> new Tally());
+                        t.fixtures++;
+                        List<String> got = runner.updateEphemeralContainers((com.fasterxml.jackson.databind.node.ObjectNode) pod);
+                        t.messages += expected.size();
+                        t.messagesEqual += (int) expected.values().stream().filter(got::contains).count();
+                        if (new TreeSet<>(got).equals(new TreeSet<>(expected.values())) && got.size() == expected.size()) {
+                            t.agree++;
+                        } else {
+                            t.disagree++;
+                            unexpected.add(file + " through pods/ephemeralcontainers: PSA " + expected.values() + ", the set " + got);
+                        }
+                    }
                     for (String form : minor == PodSecuritySets.NEWEST ? List.of("pod", "deployment") : List.of("pod")) {
                         PodSecuritySetRunner.Verdict got = form.equals("pod")
                                 ? runner.createPod((com.fasterxml.jackson.databind.node.ObjectNode) pod)
@@ -165,8 +181,8 @@ class PodSecurityFixturesTest {
             }
         }
         System.out.println("pod-security sets vs pod-security-admission " + dir.getFileName() + " fixtures (verdicts; messages of Pods):");
-        System.out.printf("  %-28s %8s %6s %9s %6s %9s%n", "level version form", "fixtures", "agree", "disagree", "known", "messages");
-        tallies.forEach((k, t) -> System.out.printf("  %-28s %8d %6d %9d %6d %4d/%-4d%n", k, t.fixtures, t.agree, t.disagree,
+        System.out.printf("  %-34s %8s %6s %9s %6s %9s%n", "level version form", "fixtures", "agree", "disagree", "known", "messages");
+        tallies.forEach((k, t) -> System.out.printf("  %-34s %8d %6d %9d %6d %4d/%-4d%n", k, t.fixtures, t.agree, t.disagree,
                 t.known, t.messagesEqual, t.messages));
         Set<String> notClaimed = new TreeSet<>();
         verdicts.forEach(v -> notClaimed.add(v.path("version").asText()));

@@ -87,6 +87,25 @@ final class PodSecuritySetRunner {
         return review(d, "apps", "v1", "deployments", "Deployment");
     }
 
+    /**
+     * The pod through {@code pods/ephemeralcontainers} (the set's {@code pss-<level>-ephemeral-containers} policy), as
+     * an UPDATE PSA counts as significant: the old pod had another image in its first container, so the whole new pod
+     * is checked ({@code isSignificantPodUpdate}). Every check fails in that one policy, so the answer is its messages.
+     */
+    List<String> updateEphemeralContainers(ObjectNode pod) {
+        ObjectNode old = pod.deepCopy();
+        ObjectNode first = (ObjectNode) old.path("spec").path("containers").path(0);
+        first.put("image", first.path("image").asText() + "-before");
+        String name = pod.path("metadata").path("name").asText();
+        AdmissionRequest request = new AdmissionRequest("UPDATE", "", "v1", "pods", "ephemeralcontainers", "Pod", NAMESPACE,
+                name, pod, old, null, false, null);
+        AdmissionOutcome outcome = AdmissionSimulator.review(config, Fixtures.none(), request, version);
+        List<String> messages = new java.util.ArrayList<>(outcome.errors());
+        outcome.violations().forEach(v -> messages.add(v.policy().equals(PodSecuritySets.ephemeralPolicyName(level))
+                ? v.message() : "unexpected policy " + v.policy() + ": " + v.message()));
+        return messages;
+    }
+
     private Verdict review(ObjectNode object, String group, String apiVersion, String resource, String kind) {
         String name = object.path("metadata").path("name").asText();
         AdmissionRequest request = new AdmissionRequest("CREATE", group, apiVersion, resource, "", kind, NAMESPACE, name,

@@ -66,7 +66,66 @@ final class PodSecuritySets {
         for (Check check : PodSecurityChecks.of(level, minor)) {
             policy(out, level, check, check.at(minor).orElseThrow());
         }
+        ephemeralContainers(out, level, minor);
         return out.toString();
+    }
+
+    /** The name of the policy that checks {@code pods/ephemeralcontainers} updates. */
+    static String ephemeralPolicyName(String level) {
+        return "pss-" + level + "-ephemeral-containers";
+    }
+
+    /**
+     * PSA also checks {@code pods/ephemeralcontainers} (what {@code kubectl debug} writes). Autogen takes policies
+     * that match {@code pods} alone, so the checks are repeated for that subresource in one policy of their own: every
+     * check's validation, its variables prefixed with the check ID ({@code variables.privileged_bad}).
+     */
+    private static void ephemeralContainers(StringBuilder out, String level, int minor) {
+        out.append("    - name: ").append(ephemeralPolicyName(level)).append('\n');
+        out.append("      policy:\n");
+        out.append("        matchConstraints:\n");
+        out.append("          resourceRules:\n");
+        out.append("            - apiGroups: [\"\"]\n");
+        out.append("              apiVersions: [v1]\n");
+        out.append("              operations: [UPDATE]\n");
+        out.append("              resources: [pods/ephemeralcontainers]\n");
+        out.append("        matchConditions:\n");
+        out.append("          - name: pod-create-or-significant-update\n");
+        out.append("            expression: >-\n");
+        block(out, SIGNIFICANT_UPDATE, 14);
+        out.append("        variables:\n");
+        out.append("          - name: containers\n");
+        out.append("            expression: >-\n");
+        block(out, PodSecurityChecks.CONTAINERS.expression(), 14);
+        StringBuilder validations = new StringBuilder();
+        for (Check check : PodSecurityChecks.of(level, minor)) {
+            Body body = check.at(minor).orElseThrow();
+            for (Variable v : body.variables()) {
+                if (v.name().equals(PodSecurityChecks.CONTAINERS.name())) {
+                    continue;
+                }
+                out.append("          - name: ").append(check.id()).append('_').append(v.name()).append('\n');
+                out.append("            expression: >-\n");
+                block(out, prefixed(v.expression(), check.id(), body), 14);
+            }
+            validations.append("          - expression: >-\n");
+            block(validations, prefixed(body.expression(), check.id(), body), 14);
+            validations.append("            messageExpression: >-\n");
+            block(validations, prefixed(body.messageExpression(), check.id(), body), 14);
+            validations.append("            reason: Forbidden\n");
+        }
+        out.append("        validations:\n").append(validations);
+    }
+
+    /** {@code variables.bad} → {@code variables.<check>_bad} for the check's own variables (not the shared containers). */
+    private static String prefixed(String expression, String check, Body body) {
+        String out = expression;
+        for (Variable v : body.variables()) {
+            if (!v.name().equals(PodSecurityChecks.CONTAINERS.name())) {
+                out = out.replaceAll("\\bvariables\\." + v.name() + "\\b", "variables." + check + "_" + v.name());
+            }
+        }
+        return out;
     }
 
     private static void policy(StringBuilder out, String level, Check check, Body body) {
