@@ -72,9 +72,10 @@ helm-bin: ## Build helm (the version test/helm/module/go.mod pins) from the Go m
 	test/helm/build.sh
 
 .PHONY: test-tools
-test-tools: helm-bin ## helm, Prometheus' PromQL parser and the upstream CRDs (OpenReports, Prometheus Operator) for the chart, alert and report tests (~/.cache/aps).
+test-tools: helm-bin ## helm, Prometheus' PromQL parser, the upstream CRDs (OpenReports, Prometheus Operator) and pod-security-admission's fixtures for the chart, alert, report and pod-security tests (~/.cache/aps).
 	test/promql/build.sh
 	test/crds/fetch.sh
+	test/psa/fetch.sh
 
 .PHONY: verify
 verify: ## Drift checks: crds/, bundle/, config/rbac and charts/ against the build and config/; config/ renders; install.yaml builds.
