@@ -223,7 +223,8 @@ class ImportCommandTest {
         assertEquals(ExitCodes.OK, r.exit(), r.out() + r.err());
         // a value only a ClusterPolicy rule's JMESPath context holds refuses the case it is given for, and only that one
         assertTrue(r.out().contains("kyverno-test.yaml:29: warning import/Test Test/values results[4]: resource Pod/dev/host "
-                + "not converted: the test's values give policies[disallow-host-network].resources[host].values, variables "
+                + "not converted: the test's values give "
+                + "policies[disallow-host-network].resources[host].values.request.object.spec.hostNetwork, variables "
                 + "Kyverno puts in the JMESPath context of disallow-host-network's rules, which a PolicyTest has no place "
                 + "for"), r.out());
         assertTrue(r.out().matches("(?s).*test cases converted +5\n.*test cases passing +5 of 5\n.*"), r.out());
@@ -269,8 +270,8 @@ class ImportCommandTest {
         Files.writeString(kt, Files.readString(kt).replace("variables: missing.yaml", "variables: values.yaml"));
         Files.writeString(values, Files.readString(values).replace("request.operation: UPDATE", "request.operation: CONNECT"));
         r = run("import", "kyverno", "--partial", "-o", dir.resolve("out2").toString(), in.toString());
-        assertTrue(r.out().contains("warning import/Test Test/values results[0]: 1 case(s) with operation 'CONNECT' not "
-                + "converted: Kyverno's CLI simulates CREATE, UPDATE and DELETE requests"), r.out());
+        assertTrue(r.out().contains("warning import/Test Test/values results[0]: resource Pod/shop/unlabelled with operation "
+                + "'CONNECT' not converted: Kyverno's CLI simulates CREATE, UPDATE and DELETE requests"), r.out());
     }
 
     private static Path copyOfValues(Path dir) throws IOException {

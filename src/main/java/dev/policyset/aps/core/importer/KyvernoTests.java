@@ -117,14 +117,12 @@ public final class KyvernoTests {
             }
             String verdict = r.path("result").asText("");
             // the result's own operation wins over the values' (processor/operation.go: resolveOperation)
-            String operation = r.path("operation").asText("").isEmpty() ? values.operation().orElse("CREATE") : r.path("operation").asText();
-            if (!List.of("CREATE", "UPDATE", "DELETE").contains(operation)) {
-                note(result, test, at, names.size() + " case(s) with operation '" + operation + "' not converted: Kyverno's CLI "
-                        + "simulates CREATE, UPDATE and DELETE requests (a CONNECT from a values file is run as a CREATE while a "
-                        + "ClusterPolicy's request.operation says CONNECT, which no admission request is)");
-                continue;
-            }
+            String ownOperation = r.path("operation").asText("");
             if (c.mutating()) {
+                String operation = ownOperation.isEmpty() ? values.operation().orElse("CREATE") : ownOperation;
+                if (!simulated(result, test, at, names.size() + " case(s)", operation)) {
+                    continue;
+                }
                 if (operation.equals("DELETE")) {
                     note(result, test, at, names.size() + " case(s) of MutatingPolicy " + c.policy() + " with operation DELETE "
                             + "not converted: a DELETE request has no object to mutate");
@@ -144,8 +142,14 @@ public final class KyvernoTests {
                     note(result, test, at, "resource " + r.path("kind").asText("") + "/" + resourceName + " is in no resource file: not converted");
                     continue;
                 }
+                String resourceOnly = object.get().path("metadata").path("name").asText("");
+                String operation = !ownOperation.isEmpty() ? ownOperation
+                        : (legacy.contains(policy) ? values.operation(policy, resourceOnly) : values.operation()).orElse("CREATE");
+                if (!simulated(result, test, at, "resource " + r.path("kind").asText("") + "/" + resourceName, operation)) {
+                    continue;
+                }
                 List<String> context = legacy.contains(policy)
-                        ? values.contextValues(policy, object.get().path("metadata").path("name").asText("")) : List.of();
+                        ? values.contextValues(policy, resourceOnly) : List.of();
                 if (!context.isEmpty()) {
                     note(result, test, at, "resource " + r.path("kind").asText("") + "/" + resourceName + " not converted: the "
                             + "test's values give " + String.join(", ", context) + ", variables Kyverno puts in the JMESPath "
@@ -225,6 +229,17 @@ public final class KyvernoTests {
             tc.putObject("expect").set("object", keepEmpty(tidy(withNamespace(expected)), input));
             cases.add(SetDocuments.uniqueName(tc, cases));
         }
+    }
+
+    /** Whether Kyverno's CLI simulates this operation; a note saying so when it does not. */
+    private static boolean simulated(ImportResult result, Document test, String at, String what, String operation) {
+        if (List.of("CREATE", "UPDATE", "DELETE").contains(operation)) {
+            return true;
+        }
+        note(result, test, at, what + " with operation '" + operation + "' not converted: Kyverno's CLI simulates CREATE, "
+                + "UPDATE and DELETE requests (a CONNECT from a values file is run as a CREATE while a ClusterPolicy's "
+                + "request.operation says CONNECT, which no admission request is)");
+        return false;
     }
 
     /**

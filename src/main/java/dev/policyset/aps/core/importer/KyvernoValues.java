@@ -57,10 +57,42 @@ final class KyvernoValues {
         return new ArrayList<>(out.values());
     }
 
-    /** {@code globalValues["request.operation"]}, when given. */
+    /** {@code globalValues["request.operation"]}, when given: the operation Kyverno's CEL engines simulate. */
     Optional<String> operation() {
-        JsonNode op = spec.path("globalValues").path(OPERATION);
-        return op.isTextual() && !op.asText().isEmpty() ? Optional.of(op.asText()) : Optional.empty();
+        return text(spec.path("globalValues").path(OPERATION));
+    }
+
+    /**
+     * The operation of a ClusterPolicy rule's request for this resource: the policy's {@code request.operation} for
+     * the resource, else the global one ({@code ComputeVariables} lays the first over the second, and
+     * {@code makePolicyContext} makes the request's operation from the result).
+     */
+    Optional<String> operation(String policy, String resource) {
+        for (JsonNode r : resourceValues(policy, resource)) {
+            Optional<String> op = text(r.path(OPERATION));
+            if (op.isPresent()) {
+                return op;
+            }
+        }
+        return operation();
+    }
+
+    private static Optional<String> text(JsonNode n) {
+        return n.isTextual() && !n.asText().isEmpty() ? Optional.of(n.asText()) : Optional.empty();
+    }
+
+    private List<JsonNode> resourceValues(String policy, String resource) {
+        List<JsonNode> out = new ArrayList<>();
+        for (JsonNode p : spec.path("policies")) {
+            if (policy.equals(p.path("name").asText())) {
+                p.path("resources").forEach(r -> {
+                    if (resource.equals(r.path("name").asText()) && r.path("values").isObject()) {
+                        out.add(r.get("values"));
+                    }
+                });
+            }
+        }
+        return out;
     }
 
     /**
@@ -90,7 +122,7 @@ final class KyvernoValues {
 
     /**
      * The values Kyverno puts in a ClusterPolicy rule's JMESPath context for this policy and resource: global values
-     * other than the operation, the policy's values for the resource and its rules' values, each by where it is.
+     * and the policy's values for the resource other than the operation, and its rules' values, each by where it is.
      */
     List<String> contextValues(String policy, String resource) {
         List<String> out = new ArrayList<>();
@@ -99,14 +131,16 @@ final class KyvernoValues {
                 out.add("globalValues." + k);
             }
         });
+        for (JsonNode v : resourceValues(policy, resource)) {
+            v.fieldNames().forEachRemaining(k -> {
+                if (!k.equals(OPERATION)) {
+                    out.add("policies[" + policy + "].resources[" + resource + "].values." + k);
+                }
+            });
+        }
         for (JsonNode p : spec.path("policies")) {
             if (!policy.equals(p.path("name").asText())) {
                 continue;
-            }
-            for (JsonNode r : p.path("resources")) {
-                if (resource.equals(r.path("name").asText()) && !r.path("values").isEmpty()) {
-                    out.add("policies[" + policy + "].resources[" + resource + "].values");
-                }
             }
             for (JsonNode r : p.path("rules")) {
                 if (!r.path("values").isEmpty() || !r.path("foreachValues").isEmpty()) {
