@@ -213,4 +213,74 @@ class ImportCommandTest {
         assertTrue(r.out().contains("nothing written"), r.out());
         assertFalse(Files.exists(out));
     }
+
+    static final String VALUES = "src/test/resources/import/kyverno-values";
+
+    @Test
+    void aTestsValuesGiveNamespaceLabelsTheOperationAndSubresources(@TempDir Path dir) throws IOException {
+        Path out = dir.resolve("out");
+        RenderCommandTest.Run r = run("import", "kyverno", "--partial", "-o", out.toString(), VALUES);
+        assertEquals(ExitCodes.OK, r.exit(), r.out() + r.err());
+        // a value only a ClusterPolicy rule's JMESPath context holds refuses the case it is given for, and only that one
+        assertTrue(r.out().contains("kyverno-test.yaml:29: warning import/Test Test/values results[4]: resource Pod/dev/host "
+                + "not converted: the test's values give "
+                + "policies[disallow-host-network].resources[host].values.request.object.spec.hostNetwork, variables "
+                + "Kyverno puts in the JMESPath context of disallow-host-network's rules, which a PolicyTest has no place "
+                + "for"), r.out());
+        assertTrue(r.out().matches("(?s).*test cases converted +5\n.*test cases passing +5 of 5\n.*"), r.out());
+        String test = Files.readString(out.resolve(".kyverno-test/kyverno-test.aps-test.yaml"));
+        assertTrue(test.contains("namespaces:\n    - name: shop\n      labels:\n        env: production\n"), test);
+        assertTrue(test.contains("name: freeze-updates fail Pod/shop/frozen\n    operation: UPDATE\n"), test);
+        assertTrue(test.contains("name: zone-on-binding pass Binding/default/web\n    resource: v1/pods\n    subResource: binding\n"), test);
+        assertTrue(test.contains("name: disallow-host-network/host-network pass Pod/dev/no-host"), test);
+    }
+
+    @Test
+    void withoutItsValuesTheSameTestFailsWhereTheyMatter(@TempDir Path dir) throws IOException {
+        Path in = copyOfValues(dir);
+        Path kt = in.resolve(".kyverno-test/kyverno-test.yaml");
+        Files.writeString(kt, Files.readString(kt).replace("variables: values.yaml\n", ""));
+        RenderCommandTest.Run r = run("import", "kyverno", "--partial", "-o", dir.resolve("out").toString(), in.toString());
+        assertFalse(r.out().contains("not converted"), r.out());
+        // the namespace-label, UPDATE-only and subresource cases fail; the other three pass as before
+        assertTrue(r.out().matches("(?s).*test cases converted +6\n.*test cases passing +3 of 6\n.*"), r.out());
+    }
+
+    @Test
+    void inlineValuesWinOverTheVariablesFile(@TempDir Path dir) throws IOException {
+        // Kyverno reads the variables file only when the test has no inline values: these give no labels and no operation
+        Path in = copyOfValues(dir);
+        Path kt = in.resolve(".kyverno-test/kyverno-test.yaml");
+        Files.writeString(kt, Files.readString(kt).replace("variables: values.yaml\n", "variables: values.yaml\nvalues: {}\n"));
+        RenderCommandTest.Run r = run("import", "kyverno", "--partial", "-o", dir.resolve("out").toString(), in.toString());
+        assertTrue(r.out().matches("(?s).*test cases converted +6\n.*test cases passing +3 of 6\n.*"), r.out());
+    }
+
+    @Test
+    void anUnreadableValuesFileOrAnOperationNoRequestHasIsAFinding(@TempDir Path dir) throws IOException {
+        Path in = copyOfValues(dir);
+        Path kt = in.resolve(".kyverno-test/kyverno-test.yaml");
+        Files.writeString(kt, Files.readString(kt).replace("variables: values.yaml", "variables: missing.yaml"));
+        RenderCommandTest.Run r = run("import", "kyverno", "--partial", "-o", dir.resolve("out").toString(), in.toString());
+        assertTrue(r.out().contains("warning import/Test Test/values variables: values file 'missing.yaml': "), r.out());
+        assertTrue(r.out().contains("the test's cases are not converted, as Kyverno does not run them without it"), r.out());
+        assertFalse(Files.exists(dir.resolve("out/.kyverno-test/kyverno-test.aps-test.yaml")));
+
+        Path values = in.resolve(".kyverno-test/values.yaml");
+        Files.writeString(kt, Files.readString(kt).replace("variables: missing.yaml", "variables: values.yaml"));
+        Files.writeString(values, Files.readString(values).replace("request.operation: UPDATE", "request.operation: CONNECT"));
+        r = run("import", "kyverno", "--partial", "-o", dir.resolve("out2").toString(), in.toString());
+        assertTrue(r.out().contains("warning import/Test Test/values results[0]: resource Pod/shop/unlabelled with operation "
+                + "'CONNECT' not converted: Kyverno's CLI simulates CREATE, UPDATE and DELETE requests"), r.out());
+    }
+
+    private static Path copyOfValues(Path dir) throws IOException {
+        Path in = dir.resolve("in");
+        Files.createDirectories(in.resolve(".kyverno-test"));
+        for (String f : new String[] {"policies.yaml", "resources.yaml", ".kyverno-test/kyverno-test.yaml",
+                ".kyverno-test/values.yaml", ".kyverno-test/patched.yaml"}) {
+            Files.copy(Path.of(VALUES, f), in.resolve(f));
+        }
+        return in;
+    }
 }

@@ -48,12 +48,12 @@ class ImportSuitesTest {
     }
 
     /**
-     * kyverno/policies with and without pod-controller autogen. Measured (docs/import.md): with autogen 2,856 of
-     * 2,898, without 2,172 of 2,922. Without autogen more cases are converted (the MutatingPolicies for Pods
+     * kyverno/policies with and without pod-controller autogen. Measured (docs/import.md): with autogen 2,859 of
+     * 2,898, without 2,175 of 2,922. Without autogen more cases are converted (the MutatingPolicies for Pods
      * refused as import/Autogen are imported) but the pod-controller cases of validating rules fail. The failures are
      * causes outside the import (CEL errors Kyverno's engine tolerates, kube-system objects our default
      * excludedNamespaces leaves out, names and messages the API server refuses, empty maps the server's typed objects
-     * drop between mutations, a test's values file not carried over).
+     * drop between mutations).
      */
     @Test
     void kyvernoPoliciesWithAndWithoutAutogen(@TempDir Path out) throws IOException {
@@ -64,12 +64,12 @@ class ImportSuitesTest {
                 "--partial", "-o", out.resolve("without").toString(), policies.toString()));
         assertTrue(without[1] > with[1], "MutatingPolicies refused for autogen are converted without it");
         assertTrue(with[0] > without[0], "autogen passes the pod-controller cases");
-        assertTrue(with[1] - with[0] <= 42, "more failures than measured (42): " + with[0] + " of " + with[1]);
+        assertTrue(with[1] - with[0] <= 39, "more failures than measured (39): " + with[0] + " of " + with[1]);
     }
 
     /**
      * The MutatingPolicies of kyverno/policies (its {@code *-mpol} folders) alone, with their kyverno-test.yaml
-     * patchedResources. Measured (docs/import.md): 33 of 43 with autogen, 54 of 67 without.
+     * patchedResources. Measured (docs/import.md): 36 of 43 with autogen, 57 of 67 without.
      */
     @Test
     void kyvernoMutatingPolicies(@TempDir Path out) throws IOException {
@@ -83,16 +83,16 @@ class ImportSuitesTest {
         args.addAll(2, List.of("--autogen", "false"));
         int[] wo = figures("kyverno/policies MutatingPolicies without autogen", run(args.toArray(String[]::new)));
         assertTrue(with.out().matches("(?s).*of which mutating +\\d+\n.*"), with.out());
-        assertTrue(w[1] - w[0] <= 10, "more failures than measured (10): " + w[0] + " of " + w[1]);
-        assertTrue(wo[1] - wo[0] <= 13, "more failures than measured (13): " + wo[0] + " of " + wo[1]);
+        assertTrue(w[1] - w[0] <= 7, "more failures than measured (7): " + w[0] + " of " + w[1]);
+        assertTrue(wo[1] - wo[0] <= 10, "more failures than measured (10): " + wo[0] + " of " + wo[1]);
     }
 
-    /** kyverno/kyverno test/cli. Measured (docs/import.md): 34 of 42. */
+    /** kyverno/kyverno test/cli. Measured (docs/import.md): 36 of 42. */
     @Test
     void kyvernoCliTests(@TempDir Path out) throws IOException {
         int[] f = figures("kyverno/kyverno test/cli", run("import", "kyverno", "--partial", "-o", out.toString(),
                 suite("kyverno+kyverno").resolve("test/cli").toString()));
-        assertTrue(f[1] - f[0] <= 8, "more failures than measured (8): " + f[0] + " of " + f[1]);
+        assertTrue(f[1] - f[0] <= 6, "more failures than measured (6): " + f[0] + " of " + f[1]);
     }
 
     private static int[] figures(String what, RenderCommandTest.Run r) {

@@ -13,9 +13,11 @@ import dev.policyset.aps.core.yaml.Document;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 import static dev.policyset.aps.core.importer.SetDocuments.JSON;
 
@@ -25,7 +27,9 @@ import static dev.policyset.aps.core.importer.SetDocuments.JSON;
  * ({@code fail}) or not ({@code pass}, {@code skip}) whatever its validationActions, as Kyverno's verdict is the
  * rule's whatever its failure action. A resource of a pod controller is judged by the rule's autogen policy
  * ({@code <policy>-autogen}, {@code <policy>-autogen-cronjobs}). The test's {@code policies} paths stay as they are:
- * the import writes each policy file's set at the same relative path. Namespace resources are the namespaces fixture.
+ * the import writes each policy file's set at the same relative path. Namespace resources and the namespaces of the
+ * test's values are the namespaces fixture; the values' operation and subresources shape each case's request
+ * ({@link KyvernoValues}).
  */
 public final class KyvernoTests {
     private KyvernoTests() {}
@@ -40,6 +44,8 @@ public final class KyvernoTests {
         JsonNode t = test.content();
         Map<String, KyvernoImporter.Converted> rules = new HashMap<>();
         Map<String, String> refused = new HashMap<>();
+        // ClusterPolicies and Policies: the kinds whose rules Kyverno gives the values' JMESPath variables
+        Set<String> legacy = new HashSet<>();
         List<String> policyFiles = new ArrayList<>();
         for (JsonNode p : t.path("policies")) {
             try {
@@ -47,6 +53,9 @@ public final class KyvernoTests {
                     ImportResult own = new ImportResult();
                     List<KyvernoImporter.Converted> converted = KyvernoImporter.convert(d, own, new ArrayList<>(), autogen);
                     converted.forEach(c -> rules.put(c.policy() + "/" + c.rule(), c));
+                    if (KyvernoImporter.isClusterPolicy(d)) {
+                        legacy.add(d.name());
+                    }
                     // a file whose policies were all refused has no set to name
                     if (!converted.isEmpty() && !policyFiles.contains(p.asText())) {
                         policyFiles.add(p.asText());
@@ -65,12 +74,20 @@ public final class KyvernoTests {
                 note(result, test, "resources", "resource file '" + r.asText() + "': " + e.getMessage());
             }
         }
+        Optional<KyvernoValues> loaded = values(test, loader, result);
+        if (loaded.isEmpty()) {
+            return;
+        }
+        KyvernoValues values = loaded.get();
         String name = test.name().isEmpty() ? "kyverno-test" : test.name();
         String file = test.source().substring(test.source().lastIndexOf('/') + 1).replaceAll("\\.(ya?ml|json)$", "");
         ObjectNode out = SetDocuments.policyTest(SetDocuments.dnsName(name));
         policyFiles.forEach(((ArrayNode) out.get("policies"))::add);
         ArrayNode namespaces = JSON.arrayNode();
-        resources.stream().filter(r -> "Namespace".equals(r.path("kind").asText())).forEach(r -> namespaces.add(r.deepCopy()));
+        List<String> declared = values.namespaces().stream().map(n -> n.path("name").asText(n.path("metadata").path("name").asText())).toList();
+        resources.stream().filter(r -> "Namespace".equals(r.path("kind").asText()))
+                .filter(r -> !declared.contains(r.path("metadata").path("name").asText())).forEach(r -> namespaces.add(r.deepCopy()));
+        values.namespaces().forEach(namespaces::add);
         if (!namespaces.isEmpty()) {
             out.putObject("fixtures").set("namespaces", namespaces);
         }
@@ -99,8 +116,19 @@ public final class KyvernoTests {
                 continue;
             }
             String verdict = r.path("result").asText("");
+            // the result's own operation wins over the values' (processor/operation.go: resolveOperation)
+            String ownOperation = r.path("operation").asText("");
             if (c.mutating()) {
-                mutationCases(test, loader, r, at, c, names, resources, cases, result);
+                String operation = ownOperation.isEmpty() ? values.operation().orElse("CREATE") : ownOperation;
+                if (!simulated(result, test, at, names.size() + " case(s)", operation)) {
+                    continue;
+                }
+                if (operation.equals("DELETE")) {
+                    note(result, test, at, names.size() + " case(s) of MutatingPolicy " + c.policy() + " with operation DELETE "
+                            + "not converted: a DELETE request has no object to mutate");
+                    continue;
+                }
+                mutationCases(test, loader, r, at, c, names, resources, cases, result, values, operation);
                 continue;
             }
             if (!List.of("pass", "fail", "skip").contains(verdict)) {
@@ -114,9 +142,24 @@ public final class KyvernoTests {
                     note(result, test, at, "resource " + r.path("kind").asText("") + "/" + resourceName + " is in no resource file: not converted");
                     continue;
                 }
+                String resourceOnly = object.get().path("metadata").path("name").asText("");
+                String operation = !ownOperation.isEmpty() ? ownOperation
+                        : (legacy.contains(policy) ? values.operation(policy, resourceOnly) : values.operation()).orElse("CREATE");
+                if (!simulated(result, test, at, "resource " + r.path("kind").asText("") + "/" + resourceName, operation)) {
+                    continue;
+                }
+                List<String> context = legacy.contains(policy)
+                        ? values.contextValues(policy, resourceOnly) : List.of();
+                if (!context.isEmpty()) {
+                    note(result, test, at, "resource " + r.path("kind").asText("") + "/" + resourceName + " not converted: the "
+                            + "test's values give " + String.join(", ", context) + ", variables Kyverno puts in the JMESPath "
+                            + "context of " + policy + "'s rules, which a PolicyTest has no place for; write what they stand "
+                            + "for into the resource or the namespace fixtures, or keep this case in Kyverno");
+                    continue;
+                }
                 ObjectNode tc = JSON.objectNode();
                 tc.put("name", policy + (rule.isEmpty() ? "" : "/" + rule) + " " + verdict + " " + r.path("kind").asText("") + "/" + resourceName);
-                tc.set("object", withNamespace(object.get()));
+                request(tc, withNamespace(object.get()), operation, values);
                 ObjectNode d = tc.putObject("expect").putArray("decisions").addObject();
                 d.put("policy", judgedBy(c, object.get().path("kind").asText("")));
                 d.put("violated", verdict.equals("fail"));
@@ -142,7 +185,8 @@ public final class KyvernoTests {
      * what Kyverno's comparison ignores is not a difference here either.
      */
     private static void mutationCases(Document test, Loader loader, JsonNode r, String at, KyvernoImporter.Converted c,
-                                      List<String> names, List<JsonNode> resources, ArrayNode cases, ImportResult result) {
+                                      List<String> names, List<JsonNode> resources, ArrayNode cases, ImportResult result,
+                                      KyvernoValues values, String operation) {
         String verdict = r.path("result").asText("");
         String patchedFile = r.path("patchedResources").asText("");
         if (!verdict.equals("skip") && !(verdict.equals("pass") && !patchedFile.isEmpty())) {
@@ -181,9 +225,62 @@ public final class KyvernoTests {
             ObjectNode tc = JSON.objectNode();
             tc.put("name", c.policy() + " " + verdict + " " + r.path("kind").asText("") + "/" + resourceName);
             JsonNode input = withNamespace(object.get());
-            tc.set("object", input);
+            request(tc, input, operation, values);
             tc.putObject("expect").set("object", keepEmpty(tidy(withNamespace(expected)), input));
             cases.add(SetDocuments.uniqueName(tc, cases));
+        }
+    }
+
+    /** Whether Kyverno's CLI simulates this operation; a note saying so when it does not. */
+    private static boolean simulated(ImportResult result, Document test, String at, String what, String operation) {
+        if (List.of("CREATE", "UPDATE", "DELETE").contains(operation)) {
+            return true;
+        }
+        note(result, test, at, what + " with operation '" + operation + "' not converted: Kyverno's CLI simulates CREATE, "
+                + "UPDATE and DELETE requests (a CONNECT from a values file is run as a CREATE while a ClusterPolicy's "
+                + "request.operation says CONNECT, which no admission request is)");
+        return false;
+    }
+
+    /**
+     * The test's values: its inline {@code values}, else its {@code variables} file (Kyverno reads the file only without
+     * inline values: {@code variables/new.go}); empty when the file cannot be read, as Kyverno fails the whole test then.
+     */
+    private static Optional<KyvernoValues> values(Document test, Loader loader, ImportResult result) {
+        JsonNode t = test.content();
+        if (t.path("values").isObject()) {
+            return Optional.of(KyvernoValues.of(t.get("values")));
+        }
+        String file = t.path("variables").asText("");
+        if (file.isEmpty()) {
+            return Optional.of(KyvernoValues.none());
+        }
+        try {
+            List<Document> docs = loader.load(file);
+            return Optional.of(KyvernoValues.of(docs.isEmpty() ? null : docs.get(0).content()));
+        } catch (Loader.LoadException e) {
+            note(result, test, "variables", "values file '" + file + "': " + e.getMessage() + "; the test's cases are not "
+                    + "converted, as Kyverno does not run them without it");
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * The case's request: the resource as the object of a CREATE, the object and old object of an UPDATE, the old
+     * object of a DELETE ({@code processor/operation.go: AdmissionRequestShape}), made to the parent's subresource when
+     * the values map the resource's kind to one.
+     */
+    private static void request(ObjectNode tc, JsonNode object, String operation, KyvernoValues values) {
+        values.subresourceOf(object.path("apiVersion").asText(""), object.path("kind").asText(""))
+                .ifPresent(s -> tc.put("resource", s.resource()).put("subResource", s.subResource()));
+        if (!operation.equals("CREATE")) {
+            tc.put("operation", operation);
+        }
+        if (!operation.equals("DELETE")) {
+            tc.set("object", object);
+        }
+        if (!operation.equals("CREATE")) {
+            tc.set("oldObject", object.deepCopy());
         }
     }
 
