@@ -241,11 +241,7 @@ final class ServerTestRun implements AutoCloseable {
     private void releaseAnchors() {
         GenericKubernetesResource r;
         while ((r = anchors.poll()) != null) {
-            try {
-                client.resource(r).withGracePeriod(0).delete();
-            } catch (KubernetesClientException e) {
-                // best effort, as for the run's other objects: the run label finds leftovers
-            }
+            deleteQuietly(r);
         }
         if (anchored.isEmpty()) {
             return;
@@ -258,8 +254,7 @@ final class ServerTestRun implements AutoCloseable {
         }
         for (ParamInformerAnchors.Use use : anchored.keySet()) {
             try {
-                boolean validating = use.policyKind() == dev.policyset.aps.core.model.AdmissionKind.VALIDATING_ADMISSION_POLICY;
-                String kind = validating ? "ValidatingAdmissionPolicy" : "MutatingAdmissionPolicy";
+                String kind = use.policyKind().kind();
                 List<JsonNode> policies = list(use.policyApiVersion(), kind);
                 List<JsonNode> bindings = list(use.policyApiVersion(), kind + "Binding");
                 if (!ParamInformerAnchors.boundElsewhere(use, policies, bindings, runId)) {
@@ -412,6 +407,10 @@ final class ServerTestRun implements AutoCloseable {
 
     private void delete(GenericKubernetesResource r) {
         created.remove(r);
+        deleteQuietly(r);
+    }
+
+    private void deleteQuietly(GenericKubernetesResource r) {
         try {
             client.resource(r).withGracePeriod(0).delete();
         } catch (KubernetesClientException e) {

@@ -75,7 +75,7 @@ public final class ParamInformerAnchors {
     public static List<ObjectNode> anchor(Use use, String runId, int index) {
         boolean validating = use.policyKind() == AdmissionKind.VALIDATING_ADMISSION_POLICY;
         String name = "aps-test-" + runId + "-param-anchor-" + index;
-        ObjectNode policy = object(use.policyApiVersion(), validating ? "ValidatingAdmissionPolicy" : "MutatingAdmissionPolicy", name, runId);
+        ObjectNode policy = object(use.policyApiVersion(), use.policyKind().kind(), name, runId);
         ObjectNode spec = policy.putObject("spec");
         spec.putObject("paramKind").put("apiVersion", use.paramApiVersion()).put("kind", use.paramKind());
         ObjectNode constraints = spec.putObject("matchConstraints");
@@ -94,8 +94,7 @@ public final class ParamInformerAnchors {
             mutation.put("patchType", "ApplyConfiguration");
             mutation.putObject("applyConfiguration").put("expression", "Object{}");
         }
-        ObjectNode binding = object(use.policyApiVersion(), validating ? "ValidatingAdmissionPolicyBinding"
-                : "MutatingAdmissionPolicyBinding", name, runId);
+        ObjectNode binding = object(use.policyApiVersion(), use.policyKind().kind() + "Binding", name, runId);
         ObjectNode bindingSpec = binding.putObject("spec");
         bindingSpec.put("policyName", name);
         ObjectNode paramRef = bindingSpec.putObject("paramRef");
