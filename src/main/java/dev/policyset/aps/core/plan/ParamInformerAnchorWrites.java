@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.policyset.aps.core.model.AdmissionKind;
 import dev.policyset.aps.core.model.ClusterView;
 import dev.policyset.aps.core.model.LiveObject;
+import dev.policyset.aps.core.render.ParamInformerAnchorObjects;
 import dev.policyset.aps.core.render.RenderedObject;
 import dev.policyset.aps.core.schema.BuiltinSchemas;
 import dev.policyset.aps.core.schema.GroupVersionKind;
@@ -107,34 +108,11 @@ public final class ParamInformerAnchorWrites {
     private static List<ObjectNode> pair(GroupVersionKind paramKind, AdmissionKind policyKind, String version) {
         String apiVersion = AdmissionKind.GROUP + "/" + version;
         String name = name(paramKind);
-        boolean validating = policyKind == AdmissionKind.VALIDATING_ADMISSION_POLICY;
-        ObjectNode policy = object(apiVersion, policyKind.kind(), name);
-        ObjectNode spec = policy.putObject("spec");
-        spec.putObject("paramKind").put("apiVersion", paramKind.apiVersion()).put("kind", paramKind.kind());
-        ObjectNode constraints = spec.putObject("matchConstraints");
-        ObjectNode rule = constraints.putArray("resourceRules").addObject();
-        rule.putArray("apiGroups").add("");
-        rule.putArray("apiVersions").add("v1");
-        rule.putArray("operations").add("CREATE");
-        rule.putArray("resources").add("configmaps");
-        constraints.set("objectSelector", nothing());
-        spec.put("failurePolicy", "Ignore");
-        if (validating) {
-            spec.putArray("validations").addObject().put("expression", "true");
-        } else {
-            spec.put("reinvocationPolicy", "Never");
-            ObjectNode mutation = spec.putArray("mutations").addObject();
-            mutation.put("patchType", "ApplyConfiguration");
-            mutation.putObject("applyConfiguration").put("expression", "Object{}");
-        }
-        ObjectNode binding = object(apiVersion, policyKind.kind() + "Binding", name);
-        ObjectNode bindingSpec = binding.putObject("spec");
-        bindingSpec.put("policyName", name);
-        if (validating) {
-            bindingSpec.putArray("validationActions").add("Audit");
-        }
-        bindingSpec.putObject("matchResources").set("objectSelector", nothing());
-        return List.of(policy, binding);
+        List<ObjectNode> objects = List.of(ParamInformerAnchorObjects.policy(policyKind, apiVersion, name,
+                paramKind.apiVersion(), paramKind.kind(), nothing()),
+                ParamInformerAnchorObjects.binding(policyKind, apiVersion, name, nothing()));
+        objects.forEach(o -> o.with("metadata").putObject("labels").put(LABEL, "true"));
+        return objects;
     }
 
     /** A selector no object can satisfy: the label must exist and must not. */
@@ -144,13 +122,6 @@ public final class ParamInformerAnchorWrites {
         expressions.addObject().put("key", LABEL).put("operator", "Exists");
         expressions.addObject().put("key", LABEL).put("operator", "DoesNotExist");
         return selector;
-    }
-
-    private static ObjectNode object(String apiVersion, String kind, String name) {
-        ObjectNode o = JsonNodeFactory.instance.objectNode();
-        o.put("apiVersion", apiVersion).put("kind", kind);
-        o.putObject("metadata").put("name", name).putObject("labels").put(LABEL, "true");
-        return o;
     }
 
     private static boolean isAnchor(LiveObject live) {

@@ -4,11 +4,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.policyset.aps.api.v1alpha1.AdmissionPolicySet;
 import dev.policyset.aps.core.cel.KubernetesCelChecker;
+import dev.policyset.aps.core.finding.Severity;
 import dev.policyset.aps.core.model.AdmissionKind;
 import dev.policyset.aps.core.model.ClusterView;
 import dev.policyset.aps.core.model.KubeVersion;
 import dev.policyset.aps.core.model.LiveObject;
 import dev.policyset.aps.core.render.RenderedObject;
+import dev.policyset.aps.core.validate.apiserver.ApiServerRules;
 import dev.policyset.aps.core.yaml.Yaml;
 import org.junit.jupiter.api.Test;
 
@@ -62,7 +64,11 @@ class ParamInformerAnchorWritesTest {
     void anAnchorMatchesNothingBelongsToNoSetAndNeedsNoGrantOnParams() {
         List<Write> writes = ParamInformerAnchorWrites.needed(
                 List.of(policy(AdmissionKind.VALIDATING_ADMISSION_POLICY, "p", "v1", "ConfigMap")), empty(Optional.of("v1")));
+        assertEquals(4, writes.size());
         for (Write w : writes) {
+            RenderedObject asRendered = new RenderedObject(w.kind(), w.apiVersion(), w.name(), w.object(), "anchor");
+            assertEquals(List.of(), ApiServerRules.check(asRendered, V137, new KubernetesCelChecker()).stream()
+                    .filter(f -> f.severity() == Severity.ERROR).toList(), "the API server stores it: " + w.object());
             JsonNode metadata = w.object().path("metadata");
             assertFalse(metadata.path("labels").has(AdmissionPolicySet.SET_LABEL), w.id());
             assertFalse(metadata.has("ownerReferences"), w.id());
