@@ -3,12 +3,16 @@ package dev.policyset.aps.operator;
 import dev.policyset.aps.api.v1alpha1.AdmissionPolicySet;
 import dev.policyset.aps.core.model.AdmissionKind;
 import dev.policyset.aps.core.plan.ParamInformerAnchorWrites;
+import dev.policyset.aps.testing.kube.KubeControlPlane;
+import dev.policyset.aps.testing.kube.OperatorInstall;
 import dev.policyset.aps.testing.kube.OwnApiServerResource;
 import dev.policyset.aps.testing.kube.RealApiServer;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import org.junit.jupiter.api.Test;
+
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -45,8 +49,13 @@ class ParamInformerAnchorRealServerTest {
         assertTrue(scenario.live(AdmissionKind.VALIDATING_ADMISSION_POLICY_BINDING, anchor).isPresent(),
                 "the set's deletion leaves the operator's anchor");
 
+        KubeControlPlane plane = OwnApiServerResource.current();
+        int mark = plane.audit().size();
         scenario.param("b"); // created after the deletion: only a running informer sees it
         scenario.createSet("informer-b", "b");
         scenario.awaitEnforcedWithParams("informer-b");
+        List<KubeControlPlane.AuditEvent> anchorWrites = plane.auditSince(mark, OperatorInstall.USER).stream()
+                .filter(e -> e.isWrite() && anchor.equals(e.name())).toList();
+        assertEquals(List.of(), anchorWrites, "anchors in place as the server stores them are not written again");
     }
 }
