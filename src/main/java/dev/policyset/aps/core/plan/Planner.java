@@ -53,6 +53,7 @@ public final class Planner {
 
     private final CelChecker cel;
     private final int maxRepairs;
+    private final boolean paramInformerAnchors;
 
     public Planner(CelChecker cel) {
         this(cel, RepairGuard.DEFAULT_MAX_REPAIRS);
@@ -60,8 +61,17 @@ public final class Planner {
 
     /** @param maxRepairs forced drift repairs of one object per generation before the contested-field guard (APS405) */
     public Planner(CelChecker cel, int maxRepairs) {
+        this(cel, maxRepairs, true);
+    }
+
+    /**
+     * @param paramInformerAnchors whether an applied plan also writes the {@link ParamInformerAnchorWrites anchors}
+     *                             its built-in paramKinds need (aps.param-informer-anchors.enabled)
+     */
+    public Planner(CelChecker cel, int maxRepairs, boolean paramInformerAnchors) {
         this.cel = cel;
         this.maxRepairs = Math.max(1, maxRepairs);
+        this.paramInformerAnchors = paramInformerAnchors;
     }
 
     public Plan plan(PlanInput in, ClusterView cluster) {
@@ -119,7 +129,8 @@ public final class Planner {
             toApply = gated.objects();
             held = gated.held();
         }
-        return applied(in, cluster, set, toApply, findings, impact, held, maxRepairs, reports);
+        List<Write> anchors = paramInformerAnchors ? ParamInformerAnchorWrites.needed(toApply, cluster) : List.of();
+        return applied(in, cluster, set, toApply, anchors, findings, impact, held, maxRepairs, reports);
     }
 
     /**
@@ -159,11 +170,12 @@ public final class Planner {
 
     // ------------------------------------------------------------------------------------------------ applied
 
+    /** @param anchors written first: before the set's bindings can make the server start a param informer */
     private static Plan applied(PlanInput in, ClusterView cluster, PolicySet set, List<RenderedObject> rendered,
-                                List<Finding> findings, ImpactStatus impact, List<String> held, int maxRepairs,
-                                List<ObjectNode> reports) {
+                                List<Write> anchors, List<Finding> findings, ImpactStatus impact, List<String> held,
+                                int maxRepairs, List<ObjectNode> reports) {
         boolean appliedBefore = appliedAtThisGeneration(in);
-        List<Write> writes = new ArrayList<>();
+        List<Write> writes = new ArrayList<>(anchors);
         List<ObjectResult> rows = new ArrayList<>();
         for (RenderedObject o : rendered) {
             ObjectNode desired = desired(o, in);
