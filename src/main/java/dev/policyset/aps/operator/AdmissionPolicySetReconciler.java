@@ -140,6 +140,7 @@ public class AdmissionPolicySetReconciler implements Reconciler<AdmissionPolicyS
                     String set = ClusterObjects.label(r);
                     return set == null || set.isEmpty() ? Set.of() : Set.of(new ResourceID(set));
                 })
+                .withItemStore(new TrimmedItemStore())
                 .build();
         InformerEventSource<GenericKubernetesResource, AdmissionPolicySet> source = new InformerEventSource<>(config, context);
         // Before it starts: an index by set, so that gathering one set's objects reads that set's entries, not
@@ -241,7 +242,13 @@ public class AdmissionPolicySetReconciler implements Reconciler<AdmissionPolicyS
      */
     private AdmissionPolicySet withOwnStatus(AdmissionPolicySet set) {
         Written w = written.get(set.getMetadata().getName());
-        if (w == null || !Objects.equals(w.fromResourceVersion(), set.getMetadata().getResourceVersion())) {
+        if (w == null) {
+            return set;
+        }
+        if (!Objects.equals(w.fromResourceVersion(), set.getMetadata().getResourceVersion())) {
+            // The cache has moved past the set we wrote from (to our status write, at the latest): the copy is no
+            // longer needed (one status copy per set kept for ever is heap that grows with the sets).
+            written.remove(set.getMetadata().getName(), w);
             return set;
         }
         AdmissionPolicySet copy = Serialization.clone(set);
