@@ -10,6 +10,8 @@ import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.fabric8.kubernetes.client.informers.cache.ItemStore;
 import io.fabric8.kubernetes.client.utils.Serialization;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
@@ -17,9 +19,13 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
+import java.util.zip.Deflater;
+import java.util.zip.DeflaterOutputStream;
+import java.util.zip.Inflater;
+import java.util.zip.InflaterInputStream;
 
 /**
- * An informer cache, compact: each object is held as its JSON bytes, without what nobody reads. A fabric8 object
+ * An informer cache, compact: each object is held as its JSON, deflated, without what nobody reads. A fabric8 object
  * is a tree of Java objects, LinkedHashMaps and Strings several times the size of its JSON; the reconciler turns
  * every object it reads into JSON for the planner anyway, so decoding on read costs little (a few objects a
  * reconcile) and the caches, the bulk of the operator's heap per set, shrink to their bytes. Every read decodes a
@@ -111,22 +117,35 @@ class CompactItemStore<T extends HasMetadata> implements ItemStore<T> {
         return decode(store.get(key));
     }
 
+    /**
+     * JSON, deflated (repeated keys, names and server defaults): the operator's byte arrays went from 19.1 KiB a set
+     * (plain JSON, 1,000 sets) to 12.0 (2,000 sets) in the class histograms of ReconcileRealServerBenchmark.
+     */
     private static byte[] encode(HasMetadata object) {
-        try {
-            return JSON.writeValueAsBytes(object);
+        Deflater deflater = new Deflater(Deflater.BEST_SPEED);
+        try (ByteArrayOutputStream out = new ByteArrayOutputStream(1024);
+             DeflaterOutputStream zip = new DeflaterOutputStream(out, deflater)) {
+            JSON.writeValue(zip, object);
+            zip.finish();
+            return out.toByteArray();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot encode " + object.getKind() + " " + object.getMetadata().getName(), e);
+        } finally {
+            deflater.end();
         }
     }
 
-    private T decode(byte[] json) {
-        if (json == null) {
+    private T decode(byte[] compressed) {
+        if (compressed == null) {
             return null;
         }
-        try {
-            return JSON.readValue(json, type);
+        Inflater inflater = new Inflater();
+        try (InflaterInputStream in = new InflaterInputStream(new ByteArrayInputStream(compressed), inflater)) {
+            return JSON.readValue(in, type);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot decode a cached object", e);
+            throw new UncheckedIOException("cannot decode a cached " + type.getSimpleName(), e);
+        } finally {
+            inflater.end();
         }
     }
 }

@@ -9,7 +9,6 @@ import dev.policyset.aps.testing.kube.KubeControlPlane.AuditEvent;
 import dev.policyset.aps.testing.kube.OperatorInstall;
 import dev.policyset.aps.testing.kube.RealApiServer;
 import dev.policyset.aps.testing.kube.RealApiServerResource;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
@@ -17,6 +16,7 @@ import io.fabric8.kubernetes.client.WatcherException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -44,12 +44,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * Not a timed test: a measurement, excluded from the default run by its name. N sets of six objects reconciled
  * to Ready against the real API server of the tests (the operator as its ServiceAccount), counted from the
  * server's audit log: wall time to all Ready, operator requests per set by kind, the operator's heap (the store is
- * etcd's, not in this JVM, unlike on the mock server), and a full no-op resync window.
+ * etcd's, not in this JVM, unlike on the mock server), a full no-op resync window (requests, CPU per reconcile),
+ * and then one change among N: one set's message patched, timed to its policy in the server carrying it (a
+ * watch, not polling), repeated -Daps.bench.changes times (7) on sets spread over N.
  *
  * <pre>
  * mvn -B -o test -Dtest=ReconcileRealServerBenchmark -Daps.bench.sets=1000 -Dsurefire.failIfNoSpecifiedTests=false
  * </pre>
- * Results go to stdout and {@code target/benchmark-real-N.txt}.
+ * Sets are created by -Daps.bench.create-threads (4) at once; -Daps.bench.histogram=true writes the JVM's class
+ * histograms before and at steady state. Results go to stdout and {@code target/benchmark-real-N.txt}.
  */
 @QuarkusTest
 @TestProfile(ReconcileBenchmark.Profile.class)
@@ -93,13 +96,19 @@ class ReconcileRealServerBenchmark {
         long resyncWrites = resync.stream().filter(AuditEvent::isWrite).count();
 
         double changeReconcilesBefore = SetStatus.reconciles(registry);
+        Timer apply = registry.find("aps.apply").timer();
+        long appliesBefore = apply.count();
+        double applyMsBefore = apply.totalTime(TimeUnit.MILLISECONDS);
         long changeStart = System.nanoTime();
-        List<Long> latencies = new ArrayList<>();
+        List<Change> changed = new ArrayList<>();
         for (int k = 0; k < changes; k++) {
-            latencies.add(oneChange(admin, String.format("rbench-%04d", (int) ((k * 7919L + n / 2) % n)), "changed " + k));
+            changed.add(oneChange(admin, String.format("rbench-%04d", (int) ((k * 7919L + n / 2) % n)), "changed " + k));
         }
         double changeWindowRate = (SetStatus.reconciles(registry) - changeReconcilesBefore) / ((System.nanoTime() - changeStart) / 1e9);
+        double applyMs = (apply.totalTime(TimeUnit.MILLISECONDS) - applyMsBefore) / Math.max(1, apply.count() - appliesBefore);
+        List<Long> latencies = changed.stream().map(Change::appliedMs).toList();
         List<Long> sorted = latencies.stream().sorted().toList();
+        List<Long> seenSorted = changed.stream().map(Change::setSeenMs).sorted().toList();
 
         StringBuilder out = new StringBuilder();
         out.append(String.format("real kube-apiserver %s, sets=%d objects=%d, load average %.2f%n", plane.version(), n, 6 * n,
@@ -116,6 +125,9 @@ class ReconcileRealServerBenchmark {
                 resyncCpu / 1e9, resyncCpu / 1e6 / Math.max(1, resyncReconciles)));
         out.append(String.format("one change among %d: patch to the policy carrying it, ms: median %d, max %d (all: %s); %.0f reconciles/s meanwhile%n",
                 n, sorted.get(sorted.size() / 2), sorted.get(sorted.size() - 1), latencies, changeWindowRate));
+        out.append(String.format("  of which patch to a watcher seeing the set, ms: median %d, max %d (all: %s); operator's applies meanwhile %.0f ms each%n",
+                seenSorted.get(seenSorted.size() / 2), seenSorted.get(seenSorted.size() - 1),
+                changed.stream().map(Change::setSeenMs).toList(), applyMs));
         System.out.println("=== ReconcileRealServerBenchmark ===\n" + out);
         Files.createDirectories(Path.of("target"));
         Files.writeString(Path.of("target/benchmark-real-" + n + ".txt"), out.toString());
@@ -158,35 +170,49 @@ class ReconcileRealServerBenchmark {
         }
     }
 
-    /**
-     * Patches one set's validation message and watches (no polling) its ValidatingAdmissionPolicy in the server
-     * until it carries the new message; returns milliseconds from sending the patch.
-     */
-    private static long oneChange(KubernetesClient admin, String set, String message) throws Exception {
-        CompletableFuture<Long> applied = new CompletableFuture<>();
-        Watch watch = admin.genericKubernetesResources(ManagedKinds.context(AdmissionKind.VALIDATING_ADMISSION_POLICY, "v1"))
-                .withName(set + "-vap").watch(new Watcher<>() {
-                    @Override
-                    public void eventReceived(Action action, GenericKubernetesResource vap) {
-                        if (message.equals(SetStatus.message(vap))) {
-                            applied.complete(System.nanoTime());
-                        }
-                    }
+    /** One change: from sending the patch to a watcher seeing the patched set, and to its policy carrying it. */
+    private record Change(long setSeenMs, long appliedMs) {}
 
-                    @Override
-                    public void onClose(WatcherException cause) {
-                        applied.completeExceptionally(cause);
-                    }
-                });
+    /**
+     * Patches one set's validation message and watches (no polling) the set and its ValidatingAdmissionPolicy in
+     * the server until the policy carries the new message. The set's own event says when the server handed the
+     * change to watchers (the operator's informer among them); the rest is the operator's reconcile and apply.
+     */
+    private static Change oneChange(KubernetesClient admin, String set, String message) throws Exception {
+        CompletableFuture<Long> applied = new CompletableFuture<>();
+        CompletableFuture<Long> seen = new CompletableFuture<>();
+        long generation = admin.resources(AdmissionPolicySet.class).withName(set).get().getMetadata().getGeneration();
+        Watch policyWatch = admin.genericKubernetesResources(ManagedKinds.context(AdmissionKind.VALIDATING_ADMISSION_POLICY, "v1"))
+                .withName(set + "-vap").watch(completing(applied, vap -> message.equals(SetStatus.message(vap))));
+        Watch setWatch = admin.resources(AdmissionPolicySet.class).withName(set)
+                .watch(completing(seen, s -> s.getMetadata().getGeneration() > generation));
         try {
             long sent = System.nanoTime();
             admin.resources(AdmissionPolicySet.class).withName(set).patch(PatchContext.of(PatchType.JSON),
                     "[{\"op\":\"replace\",\"path\":\"/spec/validatingPolicies/0/policy/validations/0/message\",\"value\":\""
                             + message + "\"}]");
-            return (applied.get(2, TimeUnit.MINUTES) - sent) / 1_000_000;
+            long done = applied.get(2, TimeUnit.MINUTES);
+            return new Change((seen.get(1, TimeUnit.MINUTES) - sent) / 1_000_000, (done - sent) / 1_000_000);
         } finally {
-            watch.close();
+            policyWatch.close();
+            setWatch.close();
         }
+    }
+
+    private static <T> Watcher<T> completing(CompletableFuture<Long> at, java.util.function.Predicate<T> when) {
+        return new Watcher<>() {
+            @Override
+            public void eventReceived(Action action, T object) {
+                if (when.test(object)) {
+                    at.complete(System.nanoTime());
+                }
+            }
+
+            @Override
+            public void onClose(WatcherException cause) {
+                at.completeExceptionally(cause);
+            }
+        };
     }
 
     /** CPU time of this JVM (the operator's; the server and etcd are other processes). */
