@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -63,7 +64,8 @@ import java.util.concurrent.TimeUnit;
  * namespaced Role in config/rbac, not part of this cluster-wide role.
  */
 @ControllerConfiguration(name = AdmissionPolicySetReconciler.NAME,
-        maxReconciliationInterval = @MaxReconciliationInterval(interval = 10, timeUnit = TimeUnit.MINUTES))
+        maxReconciliationInterval = @MaxReconciliationInterval(interval = 10, timeUnit = TimeUnit.MINUTES),
+        informer = @Informer(itemStore = CompactItemStore.Sets.class))
 @RBACRule(apiGroups = AdmissionKind.GROUP,
         resources = {"validatingadmissionpolicies", "validatingadmissionpolicybindings",
                 "mutatingadmissionpolicies", "mutatingadmissionpolicybindings",
@@ -141,6 +143,7 @@ public class AdmissionPolicySetReconciler implements Reconciler<AdmissionPolicyS
                     String set = ClusterObjects.label(r);
                     return set == null || set.isEmpty() ? Set.of() : Set.of(new ResourceID(set));
                 })
+                .withItemStore(CompactItemStore.ownedObjects())
                 .build();
         InformerEventSource<GenericKubernetesResource, AdmissionPolicySet> source = new InformerEventSource<>(config, context);
         // Before it starts: an index by set, so that gathering one set's objects reads that set's entries, not
@@ -242,7 +245,13 @@ public class AdmissionPolicySetReconciler implements Reconciler<AdmissionPolicyS
      */
     private AdmissionPolicySet withOwnStatus(AdmissionPolicySet set) {
         Written w = written.get(set.getMetadata().getName());
-        if (w == null || !Objects.equals(w.fromResourceVersion(), set.getMetadata().getResourceVersion())) {
+        if (w == null) {
+            return set;
+        }
+        if (!Objects.equals(w.fromResourceVersion(), set.getMetadata().getResourceVersion())) {
+            // The cache has moved past the set we wrote from (to our status write, at the latest): the copy is no
+            // longer needed (one status copy per set kept for ever is heap that grows with the sets).
+            written.remove(set.getMetadata().getName(), w);
             return set;
         }
         AdmissionPolicySet copy = Serialization.clone(set);

@@ -333,6 +333,18 @@ class AdmissionPolicySetRealServerTest {
         return admin.resource(set).create();
     }
 
+    /** JOSDK's reconciler metrics are kept per controller: per set they cost heap and series at thousands of sets. */
+    @Test
+    @Order(11)
+    void theReconcilerMetricsAreNotPerSet() {
+        List<io.micrometer.core.instrument.Meter> josdk = registry.getMeters().stream()
+                .filter(m -> m.getId().getName().startsWith("operator.sdk.")).toList();
+        assertTrue(josdk.stream().anyMatch(m -> m.getId().getName().startsWith("operator.sdk.reconciliations")),
+                "JOSDK's reconciler metrics are registered: " + josdk.stream().map(m -> m.getId().getName()).distinct().toList());
+        assertEquals(List.of(), josdk.stream().filter(m -> m.getId().getTag("name") != null).map(m -> m.getId().toString()).toList(),
+                "no JOSDK meter carries a set's name");
+    }
+
     /**
      * Params are authorized by the API server itself, twice: a policy with a paramKind needs its writer to have get
      * on every object of that kind, cluster-wide (kube-apiserver

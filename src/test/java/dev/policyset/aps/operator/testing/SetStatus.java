@@ -91,6 +91,14 @@ public final class SetStatus {
         return (String) ((List<Map<String, Object>>) vapField(client, name, "validations")).get(0).get("message");
     }
 
+    /** The first validation's message of a ValidatingAdmissionPolicy as a watch delivers it; null when it has none. */
+    @SuppressWarnings("unchecked")
+    public static String message(GenericKubernetesResource vap) {
+        Object spec = vap.getAdditionalProperties().get("spec");
+        Object validations = spec instanceof Map<?, ?> m ? m.get("validations") : null;
+        return validations instanceof List<?> l && !l.isEmpty() && l.get(0) instanceof Map<?, ?> v ? (String) v.get("message") : null;
+    }
+
     /** {@code aps_reconciles_total} over all outcomes. */
     public static double reconciles(MeterRegistry registry) {
         return registry.find("aps.reconciles").counters().stream().mapToDouble(Counter::count).sum();
