@@ -2,18 +2,19 @@ package dev.policyset.aps.core.schema;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The model definitions as JSON, the form the build writes into {@value BuiltinSchemas#SCHEMAS_RESOURCE}: one
@@ -23,10 +24,13 @@ import java.util.Map;
  * "Pod":{"properties":{"apiVersion":"string",...,"spec":"#PodSpec"},"required":["apiVersion","kind",...]},
  * ...}}
  * </pre>
- * Read with Jackson's streaming parser: no object mapper, no tree, one pass.
+ * Written with Jackson's generator at build time; read line by line, lazily ({@link #read}).
  */
 public final class ModelDefinitionsJson {
-    private static final JsonFactory JSON = new JsonFactory();
+    /** Only the build writes; reading makes no factory. */
+    private static final class Writer {
+        static final JsonFactory JSON = new JsonFactory();
+    }
 
     private ModelDefinitionsJson() {
     }
@@ -34,7 +38,7 @@ public final class ModelDefinitionsJson {
     /** The document for these definitions (full class names as keys). */
     public static String write(Map<String, ModelDefinition> definitions) {
         StringWriter out = new StringWriter();
-        try (JsonGenerator g = JSON.createGenerator(out)) {
+        try (JsonGenerator g = Writer.JSON.createGenerator(out)) {
             g.writeStartObject();
             g.writeFieldName("definitions");
             g.writeStartObject();
@@ -56,6 +60,7 @@ public final class ModelDefinitionsJson {
                 g.writeEndArray();
                 g.writeEndObject();
             }
+            g.writeRaw('\n');
             g.writeEndObject();
             g.writeEndObject();
         } catch (IOException e) {
@@ -64,55 +69,134 @@ public final class ModelDefinitionsJson {
         return out + "\n";
     }
 
-    /** The definitions a document holds, by full class name. */
+    /**
+     * The definitions a document holds, by full class name, each parsed when first asked for: a kind needs about a
+     * hundred of the 866 classes, and parsing all of them, or even making Jackson's parser, was most of the
+     * resource's cost in a cold CLI run (60 to 130 ms). Relies on the layout {@link #write} gives, one definition per
+     * line, and on its JSON: objects, arrays and strings.
+     */
     public static ModelDefinitions read(InputStream in) throws IOException {
-        Map<String, ModelDefinition> definitions = new HashMap<>();
-        try (JsonParser p = JSON.createParser(in)) {
-            expect(p.nextToken(), JsonToken.START_OBJECT);
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                if (!p.currentName().equals("definitions")) {
-                    p.nextToken();
-                    p.skipChildren();
+        String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        Map<String, String> lines = new HashMap<>();
+        int start = text.indexOf('\n') + 1;
+        while (start > 0 && start < text.length()) {
+            int end = text.indexOf('\n', start);
+            String line = text.substring(start, end < 0 ? text.length() : end);
+            int open = line.indexOf('"');
+            int close = open < 0 ? -1 : line.indexOf('"', open + 1);
+            if (close > 0) {
+                lines.put(ModelDefinition.MODEL_PACKAGE + line.substring(open + 1, close), line.substring(open));
+            }
+            start = end < 0 ? -1 : end + 1;
+        }
+        Map<String, Optional<ModelDefinition>> parsed = new ConcurrentHashMap<>();
+        return className -> parsed.computeIfAbsent(className, name -> {
+            String line = lines.get(name);
+            return line == null ? Optional.empty() : Optional.of(new Line(line).definition());
+        });
+    }
+
+    /** One line, {@code "Name":{"properties":{...},"required":[...]}}, read by hand (no parser to make). */
+    private static final class Line {
+        private final String s;
+        private int i;
+
+        Line(String s) {
+            this.s = s;
+        }
+
+        ModelDefinition definition() {
+            string();
+            expect(':');
+            expect('{');
+            Map<String, String> properties = new LinkedHashMap<>();
+            List<String> required = new ArrayList<>();
+            while (peek() != '}') {
+                String field = string();
+                expect(':');
+                if (field.equals("properties")) {
+                    expect('{');
+                    while (peek() != '}') {
+                        String name = string();
+                        expect(':');
+                        properties.put(name, string());
+                        comma('}');
+                    }
+                    expect('}');
+                } else if (field.equals("required")) {
+                    expect('[');
+                    while (peek() != ']') {
+                        required.add(string());
+                        comma(']');
+                    }
+                    expect(']');
+                } else {
+                    throw error("unknown field " + field);
+                }
+                comma('}');
+            }
+            expect('}');
+            return new ModelDefinition(properties, required);
+        }
+
+        private String string() {
+            expect('"');
+            StringBuilder out = new StringBuilder();
+            while (true) {
+                char c = next();
+                if (c == '"') {
+                    return out.toString();
+                }
+                if (c != '\\') {
+                    out.append(c);
                     continue;
                 }
-                expect(p.nextToken(), JsonToken.START_OBJECT);
-                while (p.nextToken() == JsonToken.FIELD_NAME) {
-                    String name = ModelDefinition.MODEL_PACKAGE + p.currentName();
-                    definitions.put(name, definition(p));
+                char e = next();
+                switch (e) {
+                    case 'u' -> {
+                        out.append((char) Integer.parseInt(s.substring(i, i + 4), 16));
+                        i += 4;
+                    }
+                    case 'n' -> out.append('\n');
+                    case 't' -> out.append('\t');
+                    case 'r' -> out.append('\r');
+                    case 'b' -> out.append('\b');
+                    case 'f' -> out.append('\f');
+                    default -> out.append(e); // \" \\ \/
                 }
             }
         }
-        return className -> java.util.Optional.ofNullable(definitions.get(className));
-    }
 
-    private static ModelDefinition definition(JsonParser p) throws IOException {
-        expect(p.nextToken(), JsonToken.START_OBJECT);
-        Map<String, String> properties = new LinkedHashMap<>();
-        List<String> required = new ArrayList<>();
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String field = p.currentName();
-            JsonToken t = p.nextToken();
-            if (field.equals("properties")) {
-                expect(t, JsonToken.START_OBJECT);
-                while (p.nextToken() == JsonToken.FIELD_NAME) {
-                    String name = p.currentName();
-                    properties.put(name, p.nextTextValue());
-                }
-            } else if (field.equals("required")) {
-                expect(t, JsonToken.START_ARRAY);
-                while (p.nextToken() == JsonToken.VALUE_STRING) {
-                    required.add(p.getText());
-                }
-            } else {
-                p.skipChildren();
+        private void comma(char end) {
+            if (peek() == ',') {
+                i++;
+            } else if (peek() != end) {
+                throw error("expected , or " + end);
             }
         }
-        return new ModelDefinition(properties, required);
-    }
 
-    private static void expect(JsonToken actual, JsonToken expected) throws IOException {
-        if (actual != expected) {
-            throw new IOException("built-in schema definitions: expected " + expected + ", found " + actual);
+        private void expect(char c) {
+            if (next() != c) {
+                throw error("expected " + c);
+            }
+        }
+
+        private char peek() {
+            if (i >= s.length()) {
+                throw error("unexpected end");
+            }
+            return s.charAt(i);
+        }
+
+        private char next() {
+            char c = peek();
+            i++;
+            return c;
+        }
+
+        private IllegalStateException error(String what) {
+            return new IllegalStateException(BuiltinSchemas.SCHEMAS_RESOURCE + ": " + what + " at " + i + " of " + s
+                    + "; the build writes this file (GenerateBuiltinSchemas): rebuild");
         }
     }
 }
