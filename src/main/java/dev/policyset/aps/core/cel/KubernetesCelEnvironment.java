@@ -570,8 +570,8 @@ public final class KubernetesCelEnvironment {
     /**
      * Runs the AST validators over a checked tree, as cel-java's {@code CelValidator} does minus one thing: before
      * each validator, for each expression, cel-java rebuilds the whole {@code Cel} (a compiler and a runtime with every
-     * standard function) to hand it over, which none of these reads. That was most of a validation's time in the
-     * validators and, through the runtime, a fifth of the CLI's cold start.
+     * standard function) to hand it over, which none of these reads; in a cold CLI run that runtime alone loaded about
+     * 950 classes.
      */
     private CelValidationResult validate(CelAbstractSyntaxTree ast) {
         CelNavigableAst navigable = CelNavigableAst.fromAst(ast);
