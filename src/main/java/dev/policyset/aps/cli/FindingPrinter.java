@@ -30,7 +30,10 @@ final class FindingPrinter {
     static final String SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json";
 
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
-    private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    /** For JSON and SARIF only, made when first needed: text output, the default, needs no object mapper. */
+    private static final class Json {
+        static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    }
     private static final Comparator<LocatedFinding> ORDER = Comparator
             .comparing((LocatedFinding f) -> f.file() == null ? "" : f.file())
             .thenComparing(f -> f.finding().object())
@@ -247,7 +250,7 @@ final class FindingPrinter {
 
     static String write(com.fasterxml.jackson.databind.JsonNode node) {
         try {
-            return MAPPER.writeValueAsString(node);
+            return Json.MAPPER.writeValueAsString(node);
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);
         }

@@ -3,6 +3,7 @@ package dev.policyset.aps.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.policyset.aps.core.cel.CelChecker;
+import dev.policyset.aps.core.cel.KubernetesCelEnvironment;
 import dev.policyset.aps.core.finding.Finding;
 import dev.policyset.aps.core.model.AdmissionKind;
 import dev.policyset.aps.core.model.KubeVersion;
@@ -158,6 +159,10 @@ public final class ValidationRun {
         }
         Subjects read = subjects(loaded.documents(), version);
         findings.addAll(read.findings());
+        // a run keeps every environment its policies need (about 20 per policy over the corpus; one run, one input)
+        KubernetesCelEnvironment.cacheAtLeast(32 * (int) read.subjects().stream().map(s -> s.object().kind())
+                .filter(k -> k == AdmissionKind.VALIDATING_ADMISSION_POLICY || k == AdmissionKind.MUTATING_ADMISSION_POLICY)
+                .count());
         ValidationOptions options = ValidationOptions.offline(version).withWaivers(waivers.waivers(), today);
         if (!crds.isEmpty()) {
             options = options.withSchemas(SchemaSource.first(CrdSchemas.of(crds), BuiltinSchemas.instance()));

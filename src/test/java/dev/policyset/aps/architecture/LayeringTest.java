@@ -46,8 +46,8 @@ class LayeringTest {
             // judging: validation, impact of existing objects, webhook answers
             List.of("core/validate", "core/impact", "core/review"),
             List.of("core/plan", "core/importer"),
-            // the two shells
-            List.of("cli", "operator"),
+            // the two shells, and the build's own generators
+            List.of("cli", "operator", "build"),
             List.of("cli/bench"));
 
     private static final Pattern ROOM_REFERENCE = Pattern.compile("dev/policyset/aps/([a-z0-9]+)(?:/([a-z0-9]+))?");

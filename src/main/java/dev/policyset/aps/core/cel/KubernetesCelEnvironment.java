@@ -3,6 +3,7 @@ package dev.policyset.aps.core.cel;
 import com.google.common.collect.ImmutableCollection;
 import com.google.common.collect.ImmutableList;
 import dev.cel.common.CelAbstractSyntaxTree;
+import dev.cel.common.CelIssue;
 import dev.cel.common.CelOptions;
 import dev.cel.common.CelValidationException;
 import dev.cel.common.CelValidationResult;
@@ -23,9 +24,7 @@ import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelRuntime;
 import dev.cel.runtime.CelRuntimeBuilder;
 import dev.cel.runtime.CelRuntimeFactory;
-import dev.cel.validator.CelValidator;
-import dev.cel.validator.CelValidatorBuilder;
-import dev.cel.validator.CelValidatorFactory;
+import dev.cel.validator.CelAstValidator;
 import dev.cel.validator.validators.HomogeneousLiteralValidator;
 import dev.policyset.aps.core.cel.lib.CelAuthorizer;
 import dev.policyset.aps.core.cel.lib.KubeCelLibrary;
@@ -156,8 +155,27 @@ public final class KubernetesCelEnvironment {
      * Building an environment costs tens of milliseconds; a scope builds one per variable it declares.
      * Bounded, because the operator is long-running and variable sets vary per policy.
      */
-    private static final int CACHE_SIZE = 512;
-    private static final Map<Key, KubernetesCelEnvironment> CACHE = BoundedMaps.leastRecentlyUsed(CACHE_SIZE);
+    private static volatile int cacheSize = 512;
+    private static final Map<Key, KubernetesCelEnvironment> CACHE = BoundedMaps.leastRecentlyUsed(() -> cacheSize);
+
+    /**
+     * Keeps at least this many environments from now on. A run over many policies needs more than the 512 a
+     * long-running operator keeps: the CLI over 1,000 policy files (five copies of 205 policies) asked for 208,747
+     * environments and built 21,124, every copy again, because 512 could not hold one copy's 4,000-odd (a policy
+     * takes one per declared variable, typed ones per matched kind too). The CLI raises the bound by its input.
+     */
+    public static void cacheAtLeast(int environments) {
+        if (environments > cacheSize) {
+            cacheSize = environments;
+        }
+    }
+    private static final java.util.concurrent.atomic.AtomicLong LOOKUPS = new java.util.concurrent.atomic.AtomicLong();
+    private static final java.util.concurrent.atomic.AtomicLong BUILT = new java.util.concurrent.atomic.AtomicLong();
+
+    /** Environments asked for and environments built since the process started (benchmarks; cache misses). */
+    public static long[] cacheStatistics() {
+        return new long[] {LOOKUPS.get(), BUILT.get()};
+    }
 
     private record Key(KubeVersion version, boolean params, boolean authorizer, boolean mutation, String variables,
                        Set<String> objectFields, RootTypes roots) {
@@ -188,13 +206,20 @@ public final class KubernetesCelEnvironment {
     private record CheckerShape(KubeVersion version, boolean mutation) {
     }
     /**
-     * Built on first use: checking needs no runtime (only evaluation and the rare literal-conversion fold do),
-     * and a scope makes one environment per variable it declares, so building runtimes eagerly cost about a
-     * quarter of a validation run.
+     * Built on first use, builder and all: checking needs no runtime (only evaluation and the rare literal-conversion
+     * fold do), and a scope makes one environment per variable it declares, so building runtimes eagerly cost about a
+     * quarter of a validation run, and even the builder loads cel-java's runtime (some 300 classes) into a CLI run
+     * that evaluates nothing.
      */
-    private final CelRuntimeBuilder runtimeBuilder;
     private CelRuntime runtime;
-    private final CelValidator validator;
+    private final CelTypeProvider types;
+    /**
+     * The AST validators of {@code CompileCELExpression}, run by {@link #validate}: they read the tree and its types,
+     * nothing else.
+     */
+    private final List<CelAstValidator> astValidators;
+    private static final CelAstValidator HOMOGENEOUS_LITERALS =
+            HomogeneousLiteralValidator.newInstance("format", "lists.@sortByAssociatedKeys");
     private final List<KubeCelLibrary> libraries;
 
     private final Set<String> objectFields;
@@ -213,42 +238,22 @@ public final class KubernetesCelEnvironment {
                 .setTypeProvider(types)
                 .addLibraries(CelExtensions.strings(stringFunctions(version)))
                 .addLibraries(libraries);
-        CelRuntimeBuilder rb = CelRuntimeFactory.plannerRuntimeBuilder()
-                // the planner refuses to switch these off; the checker's options gate them instead
-                .setOptions(options.toBuilder().enableHeterogeneousNumericComparisons(true).build())
-                .setTypeProvider(types)
-                .setStandardFunctions(GoCompatibleFunctions.standardFunctions())
-                // cel-java's declarations (above), cel-go's implementations
-                .addLibraries(new GoStrings(celGoAtLeast029(version)))
-                .addLibraries(libraries);
-        rb.addFunctionBindings(GoCompatibleFunctions.bindings(options, celGoAtLeast029(version)));
-        rb.addFunctionBindings(PresenceTests.binding());
         if (atLeast(1, 28)) {
             cb.addLibraries(CelExtensions.optional());
-            rb.addLibraries(CelExtensions.optional());
         }
         if (atLeast(1, 29)) {
-            cb.addLibraries(StringFormatLibrary.INSTANCE, CelExtensions.sets(options));
-            rb.addLibraries(StringFormatLibrary.INSTANCE, CelExtensions.sets(options));
+            cb.addLibraries(StringFormatLibrary.INSTANCE, SetsDeclarations.INSTANCE);
         }
         if (atLeast(1, 32)) {
             cb.addLibraries(CelExtensions.comprehensions());
-            rb.addLibraries(CelExtensions.comprehensions());
         }
         if (atLeast(1, 34)) {
             cb.addLibraries(CelExtensions.lists(2));
-            rb.addLibraries(CelExtensions.lists(2));
         }
         if (declarations.mutation()) {
             cb.addLibraries(MutationLibrary.INSTANCE);
-            rb.addLibraries(MutationLibrary.INSTANCE);
-            rb.setValueProvider((typeName, fields) -> Optional.of(typeName.equals(MutationLibrary.JSON_PATCH.name())
-                    ? new JsonPatchValue(fields) : new ObjectValue(typeName, fields)));
-        } else {
-            // Struct construction of the request/namespace types is not allowed upstream either; a value
-            // provider is still needed by the planner for any struct literal that type-checks.
-            rb.setValueProvider((typeName, fields) -> Optional.empty());
         }
+        this.types = types;
 
         RootTypes roots = declarations.roots();
         CelType objectType = roots == null || roots.object() == null ? SimpleType.DYN : roots.object();
@@ -270,15 +275,10 @@ public final class KubernetesCelEnvironment {
         this.prebuiltChecker = prebuiltCheckerEnabled
                 ? PrebuiltCheckerEnv.of(compiler, new CheckerShape(version, declarations.mutation()))
                 : Optional.empty();
-        this.runtimeBuilder = rb;
 
-        // The AST validators below only inspect the tree; none evaluates, so they need no real runtime.
-        CelValidatorBuilder vb = CelValidatorFactory.standardCelValidatorBuilder(compiler, VALIDATOR_RUNTIME)
-                .addAstValidators(HomogeneousLiteralValidator.newInstance("format", "lists.@sortByAssociatedKeys"));
-        if (atLeast(1, 29)) {
-            vb.addAstValidators(LiteralValidator.INSTANCE, StringFormatLibrary.VALIDATOR);
-        }
-        this.validator = vb.build();
+        this.astValidators = atLeast(1, 29)
+                ? List.of(HOMOGENEOUS_LITERALS, LiteralValidator.INSTANCE, StringFormatLibrary.VALIDATOR)
+                : List.of(HOMOGENEOUS_LITERALS);
         this.libraries = libraries;
     }
 
@@ -301,10 +301,12 @@ public final class KubernetesCelEnvironment {
                 .map(e -> e.getKey() + ":" + KubeCelTypes.format(e.getValue())).reduce("", (a, b) -> a + "," + b);
         Key key = new Key(celCompatibilityVersion, declarations.params(), declarations.authorizer(),
                 declarations.mutation(), vars, Set.copyOf(objectFields), declarations.roots());
+        LOOKUPS.incrementAndGet();
         KubernetesCelEnvironment cached = CACHE.get(key);
         if (cached != null) {
             return cached;
         }
+        BUILT.incrementAndGet();
         KubernetesCelEnvironment created = new KubernetesCelEnvironment(celCompatibilityVersion, declarations,
                 key.objectFields());
         CACHE.putIfAbsent(key, created);
@@ -350,12 +352,47 @@ public final class KubernetesCelEnvironment {
 
     synchronized CelRuntime runtime() {
         if (runtime == null) {
-            runtime = runtimeBuilder.build();
+            runtime = newRuntime();
         }
         return runtime;
     }
 
-    private static final CelRuntime VALIDATOR_RUNTIME = CelRuntimeFactory.standardCelRuntimeBuilder().build();
+    /** The runtime for the compiler's declarations: the same libraries, cel-go's behaviour where it differs. */
+    private CelRuntime newRuntime() {
+        CelOptions options = options(version);
+        CelRuntimeBuilder rb = CelRuntimeFactory.plannerRuntimeBuilder()
+                // the planner refuses to switch these off; the checker's options gate them instead
+                .setOptions(options.toBuilder().enableHeterogeneousNumericComparisons(true).build())
+                .setTypeProvider(types)
+                .setStandardFunctions(GoCompatibleFunctions.standardFunctions())
+                // cel-java's declarations (above), cel-go's implementations
+                .addLibraries(new GoStrings(celGoAtLeast029(version)))
+                .addLibraries(libraries);
+        rb.addFunctionBindings(GoCompatibleFunctions.bindings(options, celGoAtLeast029(version)));
+        rb.addFunctionBindings(PresenceTests.binding());
+        if (atLeast(1, 28)) {
+            rb.addLibraries(CelExtensions.optional());
+        }
+        if (atLeast(1, 29)) {
+            rb.addLibraries(StringFormatLibrary.INSTANCE, CelExtensions.sets(options));
+        }
+        if (atLeast(1, 32)) {
+            rb.addLibraries(CelExtensions.comprehensions());
+        }
+        if (atLeast(1, 34)) {
+            rb.addLibraries(CelExtensions.lists(2));
+        }
+        if (declarations.mutation()) {
+            rb.addLibraries(MutationLibrary.INSTANCE);
+            rb.setValueProvider((typeName, fields) -> Optional.of(typeName.equals(MutationLibrary.JSON_PATCH.name())
+                    ? new JsonPatchValue(fields) : new ObjectValue(typeName, fields)));
+        } else {
+            // Struct construction of the request/namespace types is not allowed upstream either; a value
+            // provider is still needed by the planner for any struct literal that type-checks.
+            rb.setValueProvider((typeName, fields) -> Optional.empty());
+        }
+        return rb.build();
+    }
 
     private boolean atLeast(int major, int minor) {
         return version.atLeast(major, minor);
@@ -479,7 +516,7 @@ public final class KubernetesCelEnvironment {
             // through them in its create-time environment, and running them again is most of a compile's time.
             return new Compiled(expression, ast, null);
         }
-        CelValidationResult validated = validator.validate(ast);
+        CelValidationResult validated = validate(ast);
         if (validated.hasError()) {
             return new Compiled(expression, null, "compilation failed: " + CelErrors.compileIssues(validated.getErrorString()));
         }
@@ -528,6 +565,23 @@ public final class KubernetesCelEnvironment {
         } catch (ReflectiveOperationException | RuntimeException e) {
             return compiler.check(ast);
         }
+    }
+
+    /**
+     * Runs the AST validators over a checked tree, as cel-java's {@code CelValidator} does minus one thing: before
+     * each validator, for each expression, cel-java rebuilds the whole {@code Cel} (a compiler and a runtime with every
+     * standard function) to hand it over, which none of these reads; in a cold CLI run that runtime alone loaded about
+     * 950 classes.
+     */
+    private CelValidationResult validate(CelAbstractSyntaxTree ast) {
+        CelNavigableAst navigable = CelNavigableAst.fromAst(ast);
+        ImmutableList.Builder<CelIssue> issues = ImmutableList.builder();
+        for (CelAstValidator v : astValidators) {
+            CelAstValidator.IssuesFactory found = new CelAstValidator.IssuesFactory(navigable);
+            v.validate(navigable, null, found);
+            issues.addAll(found.getIssues());
+        }
+        return new CelValidationResult(ast, issues.build());
     }
 
     /** The field names an expression uses in struct literals and selections (for the Object types). */

@@ -14,7 +14,7 @@ import java.util.function.Function;
  * or not): a Deployment's {@code spec.template.metadata}, a container's {@code resources}, {@code status}. So
  * {@code add /spec/template/metadata/labels} or {@code add /spec/containers/0/resources/limits} applies on the
  * server to an object whose request left those structs out. The struct fields come from the built-in schema's
- * always-present fields that are objects with declared properties ({@code BuiltinSchemas.ALWAYS_PRESENT}, value
+ * always-present fields that are objects with declared properties ({@code ModelReflection.ALWAYS_PRESENT}, value
  * types and defaults). The other way round, an empty map or list that the request spelled out ({@code data: {}})
  * is gone from the encoding: the request was decoded into the Go object, and {@code omitempty} (on every map and list
  * field that is not always present) leaves it out, so on the server {@code remove /data/x} finds no {@code /data}

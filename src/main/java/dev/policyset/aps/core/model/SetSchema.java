@@ -1,13 +1,8 @@
 package dev.policyset.aps.core.model;
 
 import dev.policyset.aps.core.schema.BuiltinSchemas;
+import dev.policyset.aps.core.schema.ModelDefinition;
 import dev.policyset.aps.core.schema.Schema;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhook;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicyBindingSpec;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicySpec;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhook;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1alpha1.MutatingAdmissionPolicyBindingSpec;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1alpha1.MutatingAdmissionPolicySpec;
 
 /**
  * The fields an AdmissionPolicySet document may have, at every level: what the CRD's schema declares, so that
@@ -15,7 +10,8 @@ import io.fabric8.kubernetes.api.model.admissionregistration.v1alpha1.MutatingAd
  * the set reaches a cluster. The set's own levels are written here; the verbatim native specs inside
  * ({@code policy}, {@code bindings[].spec}, {@code webhooks[]}) are the schemas of the same fabric8 model classes
  * the CRD is generated from ({@code api.v1alpha1}), so they agree with it field for field. {@code SetSchemaTest}
- * compares the whole tree with {@code crds/}, which catches a field added to the API types and not here.
+ * compares the whole tree with {@code crds/}, which catches a field added to the API types and not here. The model
+ * classes are named, not referenced: reading a set loads none of them ({@code BuiltinSchemas}).
  *
  * <p>{@code status} is written by the operator and dropped by the API server on create; it is not checked.
  */
@@ -29,6 +25,9 @@ final class SetSchema {
 
     /** The whole document: apiVersion, kind, metadata, spec and status. */
     static final Schema DOCUMENT = document();
+
+    private static final String V1 = ModelDefinition.MODEL_PACKAGE + "admissionregistration.v1.";
+    private static final String V1ALPHA1 = ModelDefinition.MODEL_PACKAGE + "admissionregistration.v1alpha1.";
 
     private SetSchema() {}
 
@@ -51,19 +50,19 @@ final class SetSchema {
                 .property("exemptions", array(exemption))
                 .property("requireNoViolationsBeforeDeny", BOOLEAN)
                 .build();
-        Schema validatingBinding = member().property("spec", model.schemaOf(ValidatingAdmissionPolicyBindingSpec.class)).build();
-        Schema mutatingBinding = member().property("spec", model.schemaOf(MutatingAdmissionPolicyBindingSpec.class)).build();
+        Schema validatingBinding = member().property("spec", model.schemaOf(V1 + "ValidatingAdmissionPolicyBindingSpec")).build();
+        Schema mutatingBinding = member().property("spec", model.schemaOf(V1ALPHA1 + "MutatingAdmissionPolicyBindingSpec")).build();
         Schema validatingPolicy = member()
-                .property("policy", model.schemaOf(ValidatingAdmissionPolicySpec.class))
+                .property("policy", model.schemaOf(V1 + "ValidatingAdmissionPolicySpec"))
                 .property("bindings", array(validatingBinding))
                 .property("autogen", object().property("podControllers", STRINGS).build())
                 .build();
         Schema mutatingPolicy = member()
-                .property("policy", model.schemaOf(MutatingAdmissionPolicySpec.class))
+                .property("policy", model.schemaOf(V1ALPHA1 + "MutatingAdmissionPolicySpec"))
                 .property("bindings", array(mutatingBinding))
                 .build();
-        Schema validatingWebhooks = member().property("webhooks", array(model.schemaOf(ValidatingWebhook.class))).build();
-        Schema mutatingWebhooks = member().property("webhooks", array(model.schemaOf(MutatingWebhook.class))).build();
+        Schema validatingWebhooks = member().property("webhooks", array(model.schemaOf(V1 + "ValidatingWebhook"))).build();
+        Schema mutatingWebhooks = member().property("webhooks", array(model.schemaOf(V1 + "MutatingWebhook"))).build();
         Schema spec = object()
                 .property("defaults", defaults)
                 .property("safety", safety)

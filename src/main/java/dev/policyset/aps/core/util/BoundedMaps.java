@@ -13,10 +13,15 @@ public final class BoundedMaps {
 
     /** A thread-safe map that forgets its least recently used entry past {@code maxEntries}. */
     public static <K, V> Map<K, V> leastRecentlyUsed(int maxEntries) {
+        return leastRecentlyUsed(() -> maxEntries);
+    }
+
+    /** As {@link #leastRecentlyUsed(int)}, with a bound read at every insertion (a run may raise it). */
+    public static <K, V> Map<K, V> leastRecentlyUsed(java.util.function.IntSupplier maxEntries) {
         return Collections.synchronizedMap(new LinkedHashMap<>(16, 0.75f, true) {
             @Override
             protected boolean removeEldestEntry(Map.Entry<K, V> eldest) {
-                return size() > maxEntries;
+                return size() > maxEntries.getAsInt();
             }
         });
     }

@@ -22,17 +22,26 @@ public final class Yaml {
      */
     public static final long MAX_INPUT_BYTES = 16L * 1024 * 1024;
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final ObjectMapper WRITER = new ObjectMapper(YAMLFactory.builder()
-            .stringQuotingChecker(new QuoteAmbiguousScalars())
-            .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
-            // without it a string "1" would be written as the number 1 and read back as one
-            .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)
-            .enable(YAMLGenerator.Feature.LITERAL_BLOCK_STYLE)
-            .enable(YAMLGenerator.Feature.INDENT_ARRAYS_WITH_INDICATOR)
-            .disable(YAMLGenerator.Feature.SPLIT_LINES)
-            .build())
-            .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
+    /**
+     * Made when first used (holder classes): an object mapper loads some 500 Jackson classes, and reading and
+     * validating need neither (documents are parsed by snakeyaml into trees; findings are printed without one).
+     */
+    private static final class Json {
+        static final ObjectMapper MAPPER = new ObjectMapper();
+    }
+
+    private static final class YamlWriter {
+        static final ObjectMapper MAPPER = new ObjectMapper(YAMLFactory.builder()
+                .stringQuotingChecker(new QuoteAmbiguousScalars())
+                .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
+                // without it a string "1" would be written as the number 1 and read back as one
+                .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)
+                .enable(YAMLGenerator.Feature.LITERAL_BLOCK_STYLE)
+                .enable(YAMLGenerator.Feature.INDENT_ARRAYS_WITH_INDICATOR)
+                .disable(YAMLGenerator.Feature.SPLIT_LINES)
+                .build())
+                .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
+    }
 
     private Yaml() {}
 
@@ -67,7 +76,7 @@ public final class Yaml {
         StringWriter out = new StringWriter();
         try {
             for (JsonNode document : documents) {
-                out.write(WRITER.writeValueAsString(document));
+                out.write(YamlWriter.MAPPER.writeValueAsString(document));
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -77,6 +86,6 @@ public final class Yaml {
 
     /** A plain JSON mapper for trees (no YAML features). */
     public static ObjectMapper mapper() {
-        return JSON;
+        return Json.MAPPER;
     }
 }
