@@ -90,6 +90,7 @@ public class ImpactScans {
     /** The status.impact this operator last wrote, by set uid (the set's cache may not have it yet). */
     private final Map<String, ImpactStatus> written = new ConcurrentHashMap<>();
     private final Map<String, Failure> failures = new ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.AtomicInteger abandoned = new java.util.concurrent.atomic.AtomicInteger();
 
     public ImpactScans(KubernetesClient client, ImpactScanner config, OperatorMetrics metrics, PolicyReportWriter reports) {
         this.client = client;
@@ -180,11 +181,9 @@ public class ImpactScans {
         worker.shutdownNow();
     }
 
-    /** Whether a scan is running or waiting (tests). */
-    boolean busy() {
-        synchronized (lock) {
-            return running != null || !pending.isEmpty();
-        }
+    /** Scans stopped before they finished because their set changed or went (tests). */
+    int abandoned() {
+        return abandoned.get();
     }
 
     private void drain() {
@@ -238,18 +237,26 @@ public class ImpactScans {
             if (!patch(r, done)) {
                 return;
             }
-            LOG.infof("AdmissionPolicySet %s: impact scan of generation %d finished: %d object(s) in %d page(s), %d ms",
-                    r.set(), r.generation(), source[0].objects(), source[0].pages(),
-                    java.time.Duration.between(started, clock.instant()).toMillis());
+            LOG.infof("AdmissionPolicySet %s: impact scan of generation %d finished: %d object(s) in %d page(s), %d ms "
+                            + "(%d ms reading pages)", r.set(), r.generation(), source[0].objects(), source[0].pages(),
+                    java.time.Duration.between(started, clock.instant()).toMillis(), source[0].readingMillis());
             metrics.impact(r.set(), done);
             if (reporting != null) {
                 reports.write(r.set(), OpenReports.of(scan.report(), reporting));
             }
             scanned.propagateEvent(new ResourceID(r.set()));
         } catch (CancellationException e) {
+            if (!stopped) {
+                abandoned.incrementAndGet();
+            }
             LOG.infof("AdmissionPolicySet %s: impact scan of generation %d stopped after %d object(s)%s", r.set(),
                     r.generation(), source[0].objects(), stopped ? " (shutdown)" : "");
         } catch (RuntimeException e) {
+            if (stopped) {
+                // shutdown closes the client under a running list: that is the stop, not a failure of the scan
+                LOG.infof("AdmissionPolicySet %s: impact scan of generation %d stopped by shutdown", r.set(), r.generation());
+                return;
+            }
             failures.put(r.uid(), new Failure(r.generation(), started));
             String why = describe(e);
             LOG.warnf("AdmissionPolicySet %s: impact scan of generation %d failed: %s", r.set(), r.generation(), why);
@@ -292,7 +299,7 @@ public class ImpactScans {
                     : k.getMessage();
             String hint = k.getCode() == 403 ? "; grant list on it in the operator's ClusterRole (config/rbac) or "
                     + "leave its kind out of aps.impact.kinds" : "";
-            return (k.getCode() == 0 ? "no response" : "HTTP " + k.getCode()) + ": " + message + hint;
+            return (k.getCode() <= 0 ? "no response" : "HTTP " + k.getCode()) + ": " + message + hint;
         }
         return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }

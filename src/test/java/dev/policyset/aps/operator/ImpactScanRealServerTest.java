@@ -71,16 +71,15 @@ class ImpactScanRealServerTest {
         }
     }
 
+    @jakarta.inject.Inject
+    ImpactScans scans;
+
     private final KubeControlPlane plane = KubeControlPlane.shared();
     private final KubernetesClient admin = plane.admin();
 
     @AfterAll
     static void deleteSets() {
-        KubernetesClient admin = KubeControlPlane.shared().admin();
-        for (String name : CREATED) {
-            admin.resources(AdmissionPolicySet.class).withName(name).delete();
-        }
-        await().atMost(WAIT).until(() -> CREATED.stream().allMatch(n -> admin.resources(AdmissionPolicySet.class).withName(n).get() == null));
+        Sets.deleteAndWait(KubeControlPlane.shared().admin(), CREATED, WAIT);
     }
 
     private static String set(String name, String message) {
@@ -178,14 +177,22 @@ class ImpactScanRealServerTest {
         ImpactStatus running = awaitImpact("paged", i -> "Running".equals(i.getState()));
         assertEquals(1L, running.getGeneration(), "while it runs, the counts are the last finished scan's");
 
-        // another set's spec changes during that scan: its reconcile applies without waiting for the scan
+        // paged's own spec changes during that scan: applied at once, generation 2's scan abandoned, generation 3 scanned
+        int abandonedBefore = scans.abandoned();
+        changeSpec("paged", set("paged", "generation three"));
+        await().atMost(WAIT).pollInterval(Duration.ofMillis(20)).until(() -> message("paged-team").equals("generation three"));
+        await().atMost(WAIT).until(() -> scans.abandoned() == abandonedBefore + 1);
+        awaitImpact("paged", i -> "Running".equals(i.getState()));
+
+        // another set's spec changes during generation 3's scan: its reconcile applies without waiting for the scan
         changeSpec("other", set("other", "generation two"));
-        await().atMost(WAIT).pollInterval(Duration.ofMillis(50)).until(() -> message("other-team").equals("generation two"));
+        await().atMost(WAIT).pollInterval(Duration.ofMillis(20)).until(() -> message("other-team").equals("generation two"));
         ImpactStatus meanwhile = admin.resources(AdmissionPolicySet.class).withName("paged").get().getStatus().getImpact();
         assertEquals("Running", meanwhile.getState(), "the scan of paged was still running when other's change was applied");
         assertTrue(meanwhile.getScanned() < 800, meanwhile.getScanned() + " objects read so far");
 
-        ImpactStatus done = awaitImpact("paged", i -> "Finished".equals(i.getState()) && Long.valueOf(2).equals(i.getGeneration()));
+        ImpactStatus done = awaitImpact("paged", i -> "Finished".equals(i.getState()) && Long.valueOf(3).equals(i.getGeneration()));
+        assertEquals(abandonedBefore + 1, scans.abandoned(), "generation 3's scan finished, only generation 2's was abandoned");
         assertTrue(done.getScanned() > 800, done.getScanned() + " objects");
         assertTrue(done.getPages() > 400, done.getPages() + " pages");
         // and the other set's new generation is scanned after it
