@@ -141,15 +141,15 @@ public class ImpactScans {
                 return;
             }
             if (running != null && running.uid().equals(r.uid())) {
-                if (running.generation() == r.generation()) {
-                    return;
+                if (running.generation() >= r.generation()) {
+                    return; // already scanning it (or a newer one: a late reconcile of an older generation asks nothing)
                 }
                 LOG.infof("AdmissionPolicySet %s: abandoning the impact scan of generation %d; generation %d is "
                         + "scanned next", r.set(), running.generation(), r.generation());
                 abandon = true;
             }
             Request queued = pending.get(r.uid());
-            if (queued != null && queued.generation() == r.generation()) {
+            if (queued != null && queued.generation() >= r.generation()) {
                 return;
             }
             pending.put(r.uid(), r);
