@@ -6,15 +6,14 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 mod="$here/module"
-command -v go >/dev/null || { echo "helm-bin: Go is not installed (needs Go >= 1.26)" >&2; exit 2; }
-version="$(sed -n 's/^require helm.sh\/helm\/v3 \(v[0-9.]*\)$/\1/p' "$mod/go.mod")"
-[ -n "$version" ] || { echo "helm-bin: no 'require helm.sh/helm/v3 vX.Y.Z' line in $mod/go.mod" >&2; exit 2; }
+. "$here/../go-tool.sh"
+aps_go_init helm-bin
+version="$(aps_go_required "$mod/go.mod" helm.sh/helm/v3)"
 out="${APS_HELM_DIR:-$HOME/.cache/aps/helm}/${version#v}"
 stamp="$(sha256sum < "$mod/go.sum")"
-if [ -x "$out/helm" ] && [ -f "$out/.built-from" ] && [ "$(cat "$out/.built-from")" = "$stamp" ]; then
+if aps_go_cached "$out" "$stamp" helm; then
   echo "helm-bin: $version ready in $out (cached)"; exit 0
 fi
-export GOTOOLCHAIN=local GOFLAGS="-buildvcs=false -mod=readonly" CGO_ENABLED=0
 start=$(date +%s)
 mkdir -p "$out"
 # helm's version command reads internal/version.version; without it `helm version` prints v3.x-dev.

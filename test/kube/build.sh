@@ -10,7 +10,8 @@ version="${1:-$(head -n1 "$here/versions")}"
 mods="$here/v$version"
 [ -d "$mods/apiserver" ] && [ -d "$mods/etcd" ] || {
   echo "kube-bins: no wrapper modules for $version in $mods (supported: $(tr '\n' ' ' < "$here/versions"))" >&2; exit 2; }
-command -v go >/dev/null || { echo "kube-bins: Go is not installed (needs Go >= 1.26)" >&2; exit 2; }
+. "$here/../go-tool.sh"
+aps_go_init kube-bins
 
 out="${APS_KUBE_DIR:-$HOME/.cache/aps/kube}/$version"
 # kube-controller-manager runs only the controllers the tests need (garbage collector, the VAP type-checking
@@ -23,7 +24,6 @@ have() {
 }
 if have; then echo "kube-bins: $version ready in $out (cached)"; exit 0; fi
 
-export GOTOOLCHAIN=local GOFLAGS="-buildvcs=false -mod=readonly" CGO_ENABLED=0
 start=$(date +%s)
 mkdir -p "$out"
 minor="${version#*.}"; minor="${minor%%.*}"

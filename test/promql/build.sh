@@ -8,15 +8,14 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 mod="$here/module"
-command -v go >/dev/null || { echo "promql-check: Go is not installed (needs Go >= 1.26)" >&2; exit 2; }
-version="$(sed -n 's/^require github.com\/prometheus\/prometheus \(v[0-9.]*\)$/\1/p' "$mod/go.mod")"
-[ -n "$version" ] || { echo "promql-check: no 'require github.com/prometheus/prometheus vX.Y.Z' line in $mod/go.mod" >&2; exit 2; }
+. "$here/../go-tool.sh"
+aps_go_init promql-check
+version="$(aps_go_required "$mod/go.mod" github.com/prometheus/prometheus)"
 out="${APS_PROMQL_DIR:-$HOME/.cache/aps/promql}/${version#v}"
 stamp="$(cat "$mod/go.sum" "$mod/main.go" | sha256sum)"
-if [ -x "$out/promql-check" ] && [ -f "$out/.built-from" ] && [ "$(cat "$out/.built-from")" = "$stamp" ]; then
+if aps_go_cached "$out" "$stamp" promql-check; then
   echo "promql-check: prometheus $version ready in $out (cached)"; exit 0
 fi
-export GOTOOLCHAIN=local GOFLAGS="-buildvcs=false -mod=readonly" CGO_ENABLED=0
 start=$(date +%s)
 mkdir -p "$out"
 (cd "$mod" && nice -n 10 go build -trimpath -ldflags "-s -w" -o "$out/promql-check.tmp" .)

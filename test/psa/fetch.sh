@@ -10,15 +10,14 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 mod="$here/module"
-command -v go >/dev/null || { echo "psa: Go is not installed (it downloads the module)" >&2; exit 2; }
-version="$(sed -n 's/^\s*k8s.io\/pod-security-admission \(v[0-9.]*\)$/\1/p' "$mod/go.mod" | head -1)"
-[ -n "$version" ] || { echo "psa: no 'k8s.io/pod-security-admission vX.Y.Z' requirement in $mod/go.mod" >&2; exit 2; }
+. "$here/../go-tool.sh"
+aps_go_init psa
+version="$(aps_go_required "$mod/go.mod" k8s.io/pod-security-admission)"
 out="${APS_PSA_DIR:-$HOME/.cache/aps/psa}/$version"
 stamp="$(cat "$mod/go.mod" "$mod/go.sum" "$mod/main.go" | sha256sum)"
-if [ -f "$out/verdicts.json" ] && [ "$(cat "$out/.built-from" 2>/dev/null)" = "$stamp" ]; then
+if aps_go_cached "$out" "$stamp" verdicts.json; then
   echo "psa: pod-security-admission $version fixtures and verdicts ready in $out (cached)"; exit 0
 fi
-export GOTOOLCHAIN=local GOFLAGS="-buildvcs=false -mod=readonly" CGO_ENABLED=0
 start=$(date +%s)
 src="$(cd "$mod" && go list -m -f '{{.Dir}}' k8s.io/pod-security-admission)"
 if [ -z "$src" ] || [ ! -d "$src/test/testdata" ]; then

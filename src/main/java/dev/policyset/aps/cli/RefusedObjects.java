@@ -35,19 +35,9 @@ final class RefusedObjects {
             TestCase c = test.cases().get(i);
             List<String> differences = new ArrayList<>();
             if (c.config() != null) {
-                Map<String, List<String>> byObject = new LinkedHashMap<>();
-                for (RenderedObject o : c.config().objects()) {
-                    KubeVersion version = c.options().version();
-                    List<String> why = refusals.computeIfAbsent(o, x -> notServed(x, version).map(List::of)
-                            .orElseGet(() -> ApiServerRules.check(x, version, cel).stream()
-                                    .filter(f -> f.severity() == Severity.ERROR).map(RefusedObjects::describe).toList()));
-                    if (!why.isEmpty()) {
-                        byObject.put(o.kind().kind() + "/" + o.name(), why);
-                    }
-                }
-                byObject.forEach((name, why) -> differences.add("the API server refuses to create " + name + ": "
-                        + String.join("; ", why) + ". No request meets it on a server: fix it (aps validate lists"
-                        + " every finding)"));
+                refusedAt(c, c.options().version(), cel, refusals).forEach((name, why) -> differences.add(
+                        "the API server refuses to create " + name + ": " + String.join("; ", why)
+                        + ". No request meets it on a server: fix it (aps validate lists every finding)"));
             }
             if (differences.isEmpty()) {
                 out.add(r);
@@ -58,6 +48,27 @@ final class RefusedObjects {
             }
         }
         return out;
+    }
+
+    /**
+     * Why a server of {@code version} refuses to create each object case {@code c} loads, by "Kind/name" (none when
+     * it creates them all); {@code memo} keeps each object's answer for the other cases of the same file.
+     */
+    static Map<String, List<String>> refusedAt(TestCase c, KubeVersion version, CelChecker cel,
+                                               Map<RenderedObject, List<String>> memo) {
+        Map<String, List<String>> byObject = new LinkedHashMap<>();
+        if (c.config() == null) {
+            return byObject;
+        }
+        for (RenderedObject o : c.config().objects()) {
+            List<String> why = memo.computeIfAbsent(o, x -> notServed(x, version).map(List::of)
+                    .orElseGet(() -> ApiServerRules.check(x, version, cel).stream()
+                            .filter(f -> f.severity() == Severity.ERROR).map(RefusedObjects::describe).toList()));
+            if (!why.isEmpty()) {
+                byObject.put(o.kind().kind() + "/" + o.name(), why);
+            }
+        }
+        return byObject;
     }
 
     /**

@@ -101,8 +101,9 @@ public class AdmissionPolicySetReconciler implements Reconciler<AdmissionPolicyS
                                         ImpactScanner impact, ImpactScans scans, PolicyReportWriter reports,
                                         @ConfigProperty(name = "aps.status.max-findings", defaultValue = "50") int maxFindings,
                                         @ConfigProperty(name = "aps.conflict-recheck", defaultValue = "PT1M") Duration conflictRecheck,
-                                        @ConfigProperty(name = "aps.contested.max-repairs", defaultValue = "3") int maxRepairs) {
-        this.planner = new Planner(new KubernetesCelChecker(), maxRepairs);
+                                        @ConfigProperty(name = "aps.contested.max-repairs", defaultValue = "3") int maxRepairs,
+                                        @ConfigProperty(name = "aps.param-informer-anchors.enabled", defaultValue = "true") boolean paramInformerAnchors) {
+        this.planner = new Planner(new KubernetesCelChecker(), maxRepairs, paramInformerAnchors);
         this.client = client;
         this.discovery = discovery;
         this.schemas = schemas;

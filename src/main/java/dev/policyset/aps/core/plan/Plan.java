@@ -95,6 +95,13 @@ public record Plan(long generation, Outcome outcome, String detail, List<Finding
     /** Normal events that describe the writes and removals, once they succeeded. */
     public List<PlanEvent> events() {
         List<PlanEvent> events = new ArrayList<>();
+        List<Write> anchors = writes.stream().filter(w -> w.action() == Write.Action.ANCHOR).toList();
+        if (!anchors.isEmpty()) {
+            events.add(new PlanEvent(false, PlanEvent.PARAM_INFORMER_ANCHORED, "wrote " + anchors.stream().map(Write::id)
+                    .toList() + " (the operator's, not the set's): kube-apiserver keeps the param informers of built-in "
+                    + "paramKinds only while a binding uses them (kubernetes/kubernetes#130887)"));
+        }
+        List<Write> writes = this.writes.stream().filter(w -> w.action() != Write.Action.ANCHOR).toList();
         List<String> written = writes.stream().map(Write::id).toList();
         if (outcome.isBlocked() && !writes.isEmpty()) {
             events.add(new PlanEvent(false, PlanEvent.DRIFT_REPAIRED, "restored " + written + " to the last good generation "

@@ -50,6 +50,7 @@ public final class Planner {
 
     private final CelChecker cel;
     private final int maxRepairs;
+    private final boolean paramInformerAnchors;
 
     public Planner(CelChecker cel) {
         this(cel, RepairGuard.DEFAULT_MAX_REPAIRS);
@@ -57,8 +58,17 @@ public final class Planner {
 
     /** @param maxRepairs forced drift repairs of one object per generation before the contested-field guard (APS405) */
     public Planner(CelChecker cel, int maxRepairs) {
+        this(cel, maxRepairs, true);
+    }
+
+    /**
+     * @param paramInformerAnchors whether an applied plan also writes the {@link ParamInformerAnchorWrites anchors}
+     *                             its built-in paramKinds need (aps.param-informer-anchors.enabled)
+     */
+    public Planner(CelChecker cel, int maxRepairs, boolean paramInformerAnchors) {
         this.cel = cel;
         this.maxRepairs = Math.max(1, maxRepairs);
+        this.paramInformerAnchors = paramInformerAnchors;
     }
 
     public Plan plan(PlanInput in, ClusterView cluster) {
@@ -109,7 +119,8 @@ public final class Planner {
             toApply = gated.objects();
             held = gated.held();
         }
-        return applied(in, cluster, set, toApply, findings, held, maxRepairs, rendered);
+        List<Write> anchors = paramInformerAnchors ? ParamInformerAnchorWrites.needed(toApply, cluster) : List.of();
+        return applied(in, cluster, set, toApply, anchors, findings, held, maxRepairs, rendered);
     }
 
     /**
@@ -149,11 +160,12 @@ public final class Planner {
 
     // ------------------------------------------------------------------------------------------------ applied
 
+    /** @param anchors written first: before the set's bindings can make the server start a param informer */
     private static Plan applied(PlanInput in, ClusterView cluster, PolicySet set, List<RenderedObject> rendered,
-                                List<Finding> findings, List<String> held, int maxRepairs,
+                                List<Write> anchors, List<Finding> findings, List<String> held, int maxRepairs,
                                 List<RenderedObject> scanned) {
         boolean appliedBefore = appliedAtThisGeneration(in);
-        List<Write> writes = new ArrayList<>();
+        List<Write> writes = new ArrayList<>(anchors);
         List<ObjectResult> rows = new ArrayList<>();
         for (RenderedObject o : rendered) {
             ObjectNode desired = desired(o, in);

@@ -21,7 +21,9 @@ public record Write(AdmissionKind kind, String apiVersion, String name, ObjectNo
          */
         CONTESTED_REPAIR,
         /** The generation is blocked: the object is put back as the last good generation had it. */
-        RESTORE
+        RESTORE,
+        /** Not the set's: a param-informer anchor the set's params need ({@link ParamInformerAnchorWrites}). */
+        ANCHOR
     }
 
     /** Whether the apply takes fields back from other field managers ({@code force=true}). */

@@ -44,7 +44,7 @@ public final class Differential {
 
     private final String suite;
     private final String version;
-    private final Map<String, Known> known;
+    private final Map<String, List<Known>> known;
     private final Set<String> stillDiverging = new TreeSet<>();
     private final Set<String> judged = new TreeSet<>();
     private int cases;
@@ -53,7 +53,7 @@ public final class Differential {
     private int diverge;
     private final Map<String, Integer> skipped = new java.util.TreeMap<>();
 
-    private Differential(String suite, String version, Map<String, Known> known) {
+    private Differential(String suite, String version, Map<String, List<Known>> known) {
         this.suite = suite;
         this.version = version;
         this.known = known;
@@ -64,8 +64,9 @@ public final class Differential {
         return new Differential(suite, version, read(suite));
     }
 
-    public Map<String, Known> known() {
-        return known;
+    /** The entry for {@code id} at {@code version}, if one is listed: a case may have one entry per range of versions. */
+    private Known listed(String id, String version) {
+        return known.getOrDefault(id, List.of()).stream().filter(k -> k.appliesTo(version)).findFirst().orElse(null);
     }
 
     /**
@@ -77,8 +78,8 @@ public final class Differential {
     public synchronized void judge(String id, String version, String server, String aps, boolean agree, String detail) {
         cases++;
         judged.add(id);
-        Known listed = known.get(id);
-        boolean listedHere = listed != null && listed.appliesTo(version);
+        Known listed = listed(id, version);
+        boolean listedHere = listed != null;
         String line = id + " at " + version + ": server " + server + ", aps " + aps + (detail.isEmpty() ? "" : "; " + detail);
         if (agree) {
             this.agree++;
@@ -116,7 +117,7 @@ public final class Differential {
 
     /** Entries that apply at {@code version} to a case this run judged but that did not diverge (or were not run). */
     public synchronized List<String> staleEntries(String version, java.util.function.Predicate<String> ranHere) {
-        return known.values().stream().filter(k -> k.appliesTo(version)).filter(k -> ranHere.test(k.id()))
+        return known.values().stream().flatMap(List::stream).filter(k -> k.appliesTo(version)).filter(k -> ranHere.test(k.id()))
                 .filter(k -> !stillDiverging.contains(k.id())).map(Known::id).toList();
     }
 
@@ -163,9 +164,12 @@ public final class Differential {
         return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
     }
 
-    /** The entries of one section; each needs case, versions, server, aps, why and upstream, and a case is listed once. */
-    static Map<String, Known> read(String section) {
-        Map<String, Known> known = new LinkedHashMap<>();
+    /**
+     * The entries of one section; each needs case, versions, server, aps, why and upstream. A case is listed more than
+     * once only where the server does something else at other versions, so no two of its entries share a version.
+     */
+    static Map<String, List<Known>> read(String section) {
+        Map<String, List<Known>> known = new LinkedHashMap<>();
         try (InputStream in = Differential.class.getResourceAsStream("/kube/known-divergences.yaml")) {
             assertTrue(in != null, "src/test/resources/kube/known-divergences.yaml is missing");
             List<Document> docs = Yaml.parse("known-divergences.yaml", new String(in.readAllBytes(), StandardCharsets.UTF_8));
@@ -178,9 +182,13 @@ public final class Differential {
                         assertFalse(entry.path(field).asText().isBlank(), "known-divergences.yaml: " + id + " needs '" + field + "'");
                     }
                     assertFalse(versions.isEmpty(), "known-divergences.yaml: " + id + " needs 'versions'");
-                    assertTrue(known.put(id, new Known(id, versions, entry.path("server").asText(), entry.path("aps").asText(),
-                            entry.path("why").asText(), entry.path("upstream").asText())) == null,
-                            "known-divergences.yaml lists " + id + " twice under " + section);
+                    List<Known> entries = known.computeIfAbsent(id, k -> new ArrayList<>());
+                    for (String v : versions) {
+                        assertTrue(entries.stream().noneMatch(k -> k.versions().contains(v)),
+                                "known-divergences.yaml lists " + id + " twice for " + v + " under " + section);
+                    }
+                    entries.add(new Known(id, versions, entry.path("server").asText(), entry.path("aps").asText(),
+                            entry.path("why").asText(), entry.path("upstream").asText()));
                 }
             }
         } catch (IOException e) {

@@ -1,10 +1,10 @@
 package dev.policyset.aps.core.evaluate.suite;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.policyset.aps.core.model.AdmissionKind;
+import dev.policyset.aps.core.render.ParamInformerAnchorObjects;
 import dev.policyset.aps.core.render.RenderedObject;
 import dev.policyset.aps.core.schema.BuiltinSchemas;
 import dev.policyset.aps.core.schema.GroupVersionKind;
@@ -73,38 +73,17 @@ public final class ParamInformerAnchors {
 
     /** The anchor of one use: its policy, then its binding, named after the run and the use's position. */
     public static List<ObjectNode> anchor(Use use, String runId, int index) {
-        boolean validating = use.policyKind() == AdmissionKind.VALIDATING_ADMISSION_POLICY;
         String name = "aps-test-" + runId + "-param-anchor-" + index;
-        ObjectNode policy = object(use.policyApiVersion(), use.policyKind().kind(), name, runId);
-        ObjectNode spec = policy.putObject("spec");
-        spec.putObject("paramKind").put("apiVersion", use.paramApiVersion()).put("kind", use.paramKind());
-        ObjectNode constraints = spec.putObject("matchConstraints");
-        ObjectNode rule = constraints.putArray("resourceRules").addObject();
-        rule.putArray("apiGroups").add("");
-        rule.putArray("apiVersions").add("v1");
-        rule.putArray("operations").add("CREATE");
-        rule.putArray("resources").add("configmaps");
-        constraints.set("objectSelector", nothingSelector(runId));
-        spec.put("failurePolicy", "Ignore");
-        if (validating) {
-            spec.putArray("validations").addObject().put("expression", "true");
-        } else {
-            spec.put("reinvocationPolicy", "Never");
-            ObjectNode mutation = spec.putArray("mutations").addObject();
-            mutation.put("patchType", "ApplyConfiguration");
-            mutation.putObject("applyConfiguration").put("expression", "Object{}");
-        }
-        ObjectNode binding = object(use.policyApiVersion(), use.policyKind().kind() + "Binding", name, runId);
-        ObjectNode bindingSpec = binding.putObject("spec");
-        bindingSpec.put("policyName", name);
-        ObjectNode paramRef = bindingSpec.putObject("paramRef");
+        ObjectNode policy = ParamInformerAnchorObjects.policy(use.policyKind(), use.policyApiVersion(), name,
+                use.paramApiVersion(), use.paramKind(), nothingSelector(runId));
+        ObjectNode binding = ParamInformerAnchorObjects.binding(use.policyKind(), use.policyApiVersion(), name,
+                nothingSelector(runId));
+        ObjectNode paramRef = binding.with("spec").putObject("paramRef");
         paramRef.putObject("selector");
         paramRef.put("parameterNotFoundAction", "Allow");
-        if (validating) {
-            ArrayNode actions = bindingSpec.putArray("validationActions");
-            actions.add("Audit");
+        for (ObjectNode o : List.of(policy, binding)) {
+            o.with("metadata").putObject("labels").put(ServerReplay.RUN_LABEL, runId);
         }
-        bindingSpec.putObject("matchResources").set("objectSelector", nothingSelector(runId));
         return List.of(policy, binding);
     }
 
@@ -112,13 +91,6 @@ public final class ParamInformerAnchors {
         ObjectNode selector = JsonNodeFactory.instance.objectNode();
         selector.putObject("matchLabels").put(ANCHOR_LABEL, runId);
         return selector;
-    }
-
-    private static ObjectNode object(String apiVersion, String kind, String name, String runId) {
-        ObjectNode o = JsonNodeFactory.instance.objectNode();
-        o.put("apiVersion", apiVersion).put("kind", kind);
-        o.putObject("metadata").put("name", name).putObject("labels").put(ServerReplay.RUN_LABEL, runId);
-        return o;
     }
 
     /**
