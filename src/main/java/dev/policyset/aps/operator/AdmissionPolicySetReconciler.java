@@ -55,9 +55,10 @@ import java.util.concurrent.TimeUnit;
  * <p>Deletion uses a finalizer (JOSDK {@link Cleaner}) plus owner references: {@code deletionPolicy: Orphan}
  * needs the ownership removed before the set is gone, or the garbage collector deletes the objects.
  *
- * <p>The impact scan ({@link ImpactScanner}): a set is scanned when due (its generation has no scan, or the last is
- * older than aps.impact.interval) within the reconcile, so the planner both reports it and gates Deny on it; the
- * informers of the scanned kinds need list/watch on them (docs/operator.md explains the trade-off).
+ * <p>The impact scan runs off the reconcile ({@link ImpactScans}): a reconcile that applied a generation asks for a
+ * scan when one is due and never waits for it; the planner gates Deny on the last finished scan in
+ * {@code status.impact}, and a finished scan reconciles the set again. The scan reads paged lists, so the scanned kinds
+ * need only {@code list}.
  *
  * <p>RBAC: server-side apply and its dry run are PATCH requests, and the API server also checks {@code create}
  * when an apply creates the object; {@code delete} is for prune and deletion. Leader election's Lease grant is a
@@ -72,9 +73,9 @@ import java.util.concurrent.TimeUnit;
                 "validatingwebhookconfigurations", "mutatingwebhookconfigurations"},
         verbs = {"get", "list", "watch", "create", "patch", "delete"})
 @RBACRule(apiGroups = "", resources = "events", verbs = {"create"})
-@RBACRule(apiGroups = "", resources = {"namespaces", "pods"}, verbs = {"list", "watch"})
-@RBACRule(apiGroups = "apps", resources = {"deployments", "statefulsets", "daemonsets", "replicasets"}, verbs = {"list", "watch"})
-@RBACRule(apiGroups = "batch", resources = {"jobs", "cronjobs"}, verbs = {"list", "watch"})
+@RBACRule(apiGroups = "", resources = {"namespaces", "pods"}, verbs = {"list"})
+@RBACRule(apiGroups = "apps", resources = {"deployments", "statefulsets", "daemonsets", "replicasets"}, verbs = {"list"})
+@RBACRule(apiGroups = "batch", resources = {"jobs", "cronjobs"}, verbs = {"list"})
 public class AdmissionPolicySetReconciler implements Reconciler<AdmissionPolicySet>, Cleaner<AdmissionPolicySet> {
     public static final String NAME = "admissionpolicyset";
 
@@ -88,6 +89,7 @@ public class AdmissionPolicySetReconciler implements Reconciler<AdmissionPolicyS
     private final EventRecorder events;
     private final OperatorMetrics metrics;
     private final ImpactScanner impact;
+    private final ImpactScans scans;
     private final PolicyReportWriter reports;
     private final Planner planner;
     private final Clock clock = Clock.systemUTC();
@@ -98,7 +100,7 @@ public class AdmissionPolicySetReconciler implements Reconciler<AdmissionPolicyS
 
     public AdmissionPolicySetReconciler(KubernetesClient client, ClusterDiscovery discovery, ClusterSchemas schemas,
                                         PlanExecutor executor, EventRecorder events, OperatorMetrics metrics,
-                                        ImpactScanner impact, PolicyReportWriter reports,
+                                        ImpactScanner impact, ImpactScans scans, PolicyReportWriter reports,
                                         @ConfigProperty(name = "aps.status.max-findings", defaultValue = "50") int maxFindings,
                                         @ConfigProperty(name = "aps.conflict-recheck", defaultValue = "PT1M") Duration conflictRecheck,
                                         @ConfigProperty(name = "aps.contested.max-repairs", defaultValue = "3") int maxRepairs,
@@ -111,6 +113,7 @@ public class AdmissionPolicySetReconciler implements Reconciler<AdmissionPolicyS
         this.events = events;
         this.metrics = metrics;
         this.impact = impact;
+        this.scans = scans;
         this.reports = reports;
         this.maxFindings = maxFindings;
         this.conflictRecheck = conflictRecheck;
@@ -126,7 +129,7 @@ public class AdmissionPolicySetReconciler implements Reconciler<AdmissionPolicyS
         synchronized (informers) {
             informers.addAll(kinds.eventSourceNames());
         }
-        sources.addAll(impact.eventSources(context));
+        sources.add(scans.eventSource());
         return sources;
     }
 
@@ -183,24 +186,22 @@ public class AdmissionPolicySetReconciler implements Reconciler<AdmissionPolicyS
 
     @Override
     public UpdateControl<AdmissionPolicySet> reconcile(AdmissionPolicySet cached, Context<AdmissionPolicySet> context) {
-        AdmissionPolicySet set = withOwnStatus(cached);
+        AdmissionPolicySet set = scans.withLatest(withOwnStatus(cached));
         ManagedKinds kinds = informersFor(context);
         InformerClusterView view = new InformerClusterView(context.eventSourceRetriever(), kinds, discovery.snapshot(),
                 schemas.current());
-        PlanInput input = new PlanInput((ObjectNode) JSON.valueToTree(set), set.getStatus(),
-                impact.due(set, context.eventSourceRetriever(), Instant.now(clock)).orElse(null));
-        Plan plan = executor.execute(planner.plan(input, view), view);
-        if (plan.reports() != null) {
-            reports.write(set.getMetadata().getName(), plan.reports());
-        }
+        Plan plan = executor.execute(planner.plan(input(set), view), view);
         plan.events().forEach(e -> events.record(set, e));
         finish(set, plan);
+        if (impact.enabled() && plan.outcome() == Outcome.APPLIED && plan.scanned() != null) {
+            scans.requestIfDue(set, plan.scanned(), view.kubeVersion());
+        }
         UpdateControl<AdmissionPolicySet> control = UpdateControl.noUpdate();
         if (plan.outcome() == Outcome.OWNERSHIP_CONFLICT) {
             // A hand-made object carries no set label, so its removal raises no event for this set: look again later.
             control.rescheduleAfter(conflictRecheck);
         } else if (impact.enabled()) {
-            // the next impact scan is due then (events of the scanned kinds do not reconcile)
+            // the next impact scan is due then (changes of the scanned objects do not reconcile)
             control.rescheduleAfter(impact.interval());
         }
         return control;
@@ -287,6 +288,8 @@ public class AdmissionPolicySetReconciler implements Reconciler<AdmissionPolicyS
             if (latest == null || !Objects.equals(latest.getMetadata().getGeneration(), set.getMetadata().getGeneration())) {
                 return false;
             }
+            // status.impact is the scan executor's (ImpactScans): keep what is stored, never an older copy
+            next.setImpact(latest.getStatus() == null ? next.getImpact() : latest.getStatus().getImpact());
             latest.setStatus(next);
             client.resource(latest).updateStatus();
         }
@@ -318,6 +321,7 @@ public class AdmissionPolicySetReconciler implements Reconciler<AdmissionPolicyS
             reports.forget(set.getMetadata().getName());
         }
         written.remove(set.getMetadata().getName());
+        scans.forget(set);
         return DeleteControl.defaultDelete();
     }
 

@@ -86,7 +86,9 @@ public class OperatorStartup {
      * QOSDK stops only an operator it started itself. Leader election is told first, so that the end of
      * leadership that {@code Operator.stop()} causes releases the Lease instead of exiting (see {@link LeaderElection}).
      */
-    void onStop(@Observes io.quarkus.runtime.ShutdownEvent event, Instance<Operator> operator, LeaderElection leaderElection) {
+    void onStop(@Observes io.quarkus.runtime.ShutdownEvent event, Instance<Operator> operator, LeaderElection leaderElection,
+                ImpactScans scans) {
+        scans.stop(); // a running scan ends before its next list request, not after the whole cluster
         if (started) {
             leaderElection.stopping();
             operator.get().stop();

@@ -48,11 +48,10 @@ class InstallManifestsTest {
         }
         EXPECTED_CLUSTER_GRANTS.add(GROUP + "/admissionpolicysets/finalizers:update");
         EXPECTED_CLUSTER_GRANTS.add("/events:create");
-        // the impact scan's informers (aps.impact.kinds): list and watch only
+        // the impact scan's paged lists (aps.impact.kinds): list only, nothing is watched or cached
         for (String r : List.of("/namespaces", "/pods", "apps/deployments", "apps/statefulsets", "apps/daemonsets",
                 "apps/replicasets", "batch/jobs", "batch/cronjobs")) {
             EXPECTED_CLUSTER_GRANTS.add(r + ":list");
-            EXPECTED_CLUSTER_GRANTS.add(r + ":watch");
         }
     }
 

@@ -64,11 +64,7 @@ class AdmissionPolicySetRealServerTest {
 
     @AfterAll
     static void deleteSets() {
-        KubernetesClient admin = KubeControlPlane.shared().admin();
-        for (String name : CREATED) {
-            admin.resources(AdmissionPolicySet.class).withName(name).delete();
-        }
-        await().atMost(WAIT).until(() -> CREATED.stream().allMatch(n -> admin.resources(AdmissionPolicySet.class).withName(n).get() == null));
+        Sets.deleteAndWait(KubeControlPlane.shared().admin(), CREATED, WAIT);
     }
 
     // ------------------------------------------------------------------------------------------------ tests

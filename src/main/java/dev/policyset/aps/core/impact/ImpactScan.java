@@ -39,7 +39,7 @@ public final class ImpactScan {
     public static final UserInfo DEFAULT_USER = new UserInfo("aps-impact", "", List.of("system:authenticated"), Map.of());
 
     /**
-     * @param maxObjects objects scanned at most (the rest are counted as omitted)
+     * @param maxObjects objects scanned at most (the rest are counted as omitted); 0 or less: no limit
      * @param samples    objects named per binding at most
      * @param user       {@code request.userInfo} of every request asked
      * @param verdicts   keep every matched object's verdict ({@link BindingImpact#verdicts()}), for policy reports
@@ -47,6 +47,7 @@ public final class ImpactScan {
     public record Options(int maxObjects, int samples, UserInfo user, boolean verdicts) {
         public Options {
             user = user == null ? DEFAULT_USER : user;
+            maxObjects = maxObjects <= 0 ? Integer.MAX_VALUE : maxObjects;
         }
 
         public Options(int maxObjects, int samples, UserInfo user) {
@@ -62,36 +63,26 @@ public final class ImpactScan {
 
     public static ImpactReport scan(List<RenderedObject> configuration, List<ObjectNode> existing, KubeVersion version,
                                     Options limits) {
-        List<ObjectNode> objects = existing.size() > limits.maxObjects()
-                ? existing.subList(0, limits.maxObjects()) : existing;
-        Fixtures fixtures = fixtures(configuration, existing);
-        List<ExistingObjectReview> reviews = reviews(configuration, version);
-        List<Tally> tallies = reviews.stream().map(r -> new Tally(r, limits.samples(), limits.verdicts())).toList();
-        List<MutationTally> mutations = mutations(configuration, version).stream()
-                .map(m -> new MutationTally(m, limits.samples())).toList();
-        for (ObjectNode object : objects) {
-            ExistingObjectReview.Candidate candidate = ExistingObjectReview.candidate(object, fixtures, limits.user());
-            for (Tally t : tallies) {
-                t.review.review(candidate).ifPresent(r -> t.add(object, r));
-            }
-            for (MutationTally t : mutations) {
-                t.mutation().mutate(candidate).ifPresent(m -> t.add(object, m));
-            }
-        }
-        List<BindingImpact> rows = tallies.stream().map(Tally::impact).toList();
-        return new ImpactReport(objects.size(), existing.size() - objects.size(), rows,
-                mutations.stream().map(MutationTally::impact).toList());
+        Run run = new Run(configuration, version, limits, fixtures(configuration, existing));
+        existing.forEach(run::offer);
+        return run.report();
     }
 
     /**
      * The operator's scan: only the resources some binding can intercept are listed (and Namespaces, for selectors,
-     * and the policies' param kinds), at most {@code options.maxObjects()} objects in all.
+     * and the policies' param kinds), at most {@code options.maxObjects()} objects evaluated in all.
      *
      * @param incomplete why a binding's counts may be low (by binding name; absent when the scan saw everything
      *                   the policy matches)
      */
     public record SourceScan(ImpactReport report, Map<String, String> incomplete) {}
 
+    /**
+     * Streams the source: Namespaces first, then the param kinds, are read in full and kept (every evaluation may read
+     * them: namespaceSelectors, {@code namespaceObject}, params); every other resource is evaluated a page at a time
+     * and let go, so memory holds the fixtures, one page and the counts, whatever the size of the cluster. Objects
+     * beyond {@code maxObjects} are still listed, to be counted as omitted.
+     */
     public static SourceScan scan(List<RenderedObject> configuration, ExistingObjectSource source, KubeVersion version,
                                   Options options) {
         List<ExistingObjectReview> reviews = reviews(configuration, version);
@@ -108,28 +99,34 @@ public final class ImpactScan {
                         + KindResources.resourceOf(pk.path("kind").asText("")));
             }
         }
-        List<ExistingObjectSource.Resource> wanted = new ArrayList<>();
+        List<ExistingObjectSource.Resource> fixtureResources = new ArrayList<>();
+        List<ExistingObjectSource.Resource> streamed = new ArrayList<>();
         for (ExistingObjectSource.Resource r : available) {
-            boolean namespaces = r.group().isEmpty() && r.resource().equals("namespaces");
-            if (!scopes.isEmpty() && (namespaces || paramResources.contains(r.group() + "/" + r.resource())
-                    || scopes.stream().anyMatch(v -> v.scope().mayIntercept(r.group(), r.resource())))) {
-                wanted.add(r);
+            boolean namespaces = isNamespaces(r);
+            boolean params = paramResources.contains(r.group() + "/" + r.resource());
+            if (scopes.isEmpty()) {
+                continue;
+            }
+            if (namespaces || params) {
+                fixtureResources.add(r);
+            } else if (scopes.stream().anyMatch(v -> v.scope().mayIntercept(r.group(), r.resource()))) {
+                streamed.add(r);
             }
         }
-        // Namespaces first: they are read for selectors whatever the limit leaves of the rest.
-        wanted.sort(java.util.Comparator.comparing(r -> r.group().isEmpty() && r.resource().equals("namespaces") ? 0 : 1));
-        List<ObjectNode> objects = new ArrayList<>();
-        int total = 0;
-        for (ExistingObjectSource.Resource r : wanted) {
-            total += source.count(r);
-            int room = options.maxObjects() - objects.size();
-            if (room > 0) {
-                objects.addAll(source.list(r, room));
-            }
+        fixtureResources.sort(java.util.Comparator.comparing(r -> isNamespaces(r) ? 0 : 1));
+        List<ObjectNode> held = new ArrayList<>();
+        for (ExistingObjectSource.Resource r : fixtureResources) {
+            source.list(r, page -> held.addAll(page) || true);
         }
-        ImpactReport scanned = scan(configuration, objects, version, options);
-        ImpactReport report = new ImpactReport(scanned.objects(), Math.max(0, total - objects.size()), scanned.bindings(),
-                scanned.mutating());
+        Run run = new Run(configuration, version, options, fixtures(configuration, held));
+        held.forEach(run::offer);
+        for (ExistingObjectSource.Resource r : streamed) {
+            source.list(r, page -> {
+                page.forEach(run::offer);
+                return true;
+            });
+        }
+        ImpactReport report = run.report();
         Map<String, String> incomplete = new LinkedHashMap<>();
         for (Scoped v : scopes) {
             RenderedObject policy = v.policy();
@@ -139,7 +136,7 @@ public final class ImpactScan {
                     .anyMatch(a -> a.group().equals(g) && a.resource().equals(res)));
             if (!unlisted.isEmpty()) {
                 why.add("the policy matches " + String.join(", ", unlisted)
-                        + ", which the operator does not list (aps.impact.resources)");
+                        + ", which the operator does not list (aps.impact.kinds)");
             }
             JsonNode pk = policy.manifest().path("spec").path("paramKind");
             if (pk.isObject()) {
@@ -159,6 +156,49 @@ public final class ImpactScan {
             }
         }
         return new SourceScan(report, incomplete);
+    }
+
+    private static boolean isNamespaces(ExistingObjectSource.Resource r) {
+        return r.group().isEmpty() && r.resource().equals("namespaces");
+    }
+
+    /** One scan while the objects go by: each object is asked of every binding once, then dropped. */
+    private static final class Run {
+        private final Fixtures fixtures;
+        private final Options limits;
+        private final List<Tally> tallies;
+        private final List<MutationTally> mutations;
+        private int evaluated;
+        private int omitted;
+
+        Run(List<RenderedObject> configuration, KubeVersion version, Options limits, Fixtures fixtures) {
+            this.fixtures = fixtures;
+            this.limits = limits;
+            this.tallies = reviews(configuration, version).stream()
+                    .map(r -> new Tally(r, limits.samples(), limits.verdicts())).toList();
+            this.mutations = mutations(configuration, version).stream()
+                    .map(m -> new MutationTally(m, limits.samples())).toList();
+        }
+
+        void offer(ObjectNode object) {
+            if (evaluated >= limits.maxObjects()) {
+                omitted++;
+                return;
+            }
+            evaluated++;
+            ExistingObjectReview.Candidate candidate = ExistingObjectReview.candidate(object, fixtures, limits.user());
+            for (Tally t : tallies) {
+                t.review.review(candidate).ifPresent(r -> t.add(object, r));
+            }
+            for (MutationTally t : mutations) {
+                t.mutation().mutate(candidate).ifPresent(m -> t.add(object, m));
+            }
+        }
+
+        ImpactReport report() {
+            return new ImpactReport(evaluated, omitted, tallies.stream().map(Tally::impact).toList(),
+                    mutations.stream().map(MutationTally::impact).toList());
+        }
     }
 
     /** Every (policy, binding) pair of the configuration, in its order; bindings of absent policies are APS401's. */

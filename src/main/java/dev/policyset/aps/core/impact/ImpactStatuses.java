@@ -64,6 +64,68 @@ public final class ImpactStatuses {
         return status;
     }
 
+    /** The latest scan's states in {@code status.impact.state}. */
+    public static final String RUNNING = "Running";
+    public static final String FINISHED = "Finished";
+    public static final String FAILED = "Failed";
+
+    /**
+     * How far the latest scan has come: times passed in, counts from the source that read the objects.
+     *
+     * @param inconsistent how a list became inconsistent (an expired continue token), or null
+     */
+    public record Progress(String startedAt, int scanned, int pages, String inconsistent) {}
+
+    /** The last finished scan's results with a running scan's progress (the Deny gate keeps reading the results). */
+    public static ImpactStatus running(ImpactStatus last, Progress progress) {
+        ImpactStatus status = results(last);
+        status.setState(RUNNING);
+        progress(status, progress);
+        return status;
+    }
+
+    /** A finished scan: its results ({@link #of}) and how it went. */
+    public static ImpactStatus finished(ImpactStatus result, Progress progress, String finishedAt) {
+        ImpactStatus status = results(result);
+        status.setState(FINISHED);
+        progress(status, progress);
+        status.setFinishedAt(finishedAt);
+        return status;
+    }
+
+    /** A scan that failed: the last finished scan's results stay, with why this one did not finish. */
+    public static ImpactStatus failed(ImpactStatus last, Progress progress, String finishedAt, String why) {
+        ImpactStatus status = results(last);
+        status.setState(FAILED);
+        progress(status, progress);
+        status.setFinishedAt(finishedAt);
+        status.setMessage(progress.inconsistent() == null ? why : why + "; " + progress.inconsistent());
+        return status;
+    }
+
+    /** The result fields of a status (none of its progress), or an empty status when there is none. */
+    private static ImpactStatus results(ImpactStatus from) {
+        ImpactStatus status = new ImpactStatus();
+        if (from != null) {
+            status.setScannedAt(from.getScannedAt());
+            status.setGeneration(from.getGeneration());
+            status.setObjects(from.getObjects());
+            status.setOmitted(from.getOmitted());
+            status.setBindings(from.getBindings() == null ? new java.util.ArrayList<>() : new java.util.ArrayList<>(from.getBindings()));
+            status.setMutatingBindings(from.getMutatingBindings() == null ? new java.util.ArrayList<>()
+                    : new java.util.ArrayList<>(from.getMutatingBindings()));
+        }
+        return status;
+    }
+
+    private static void progress(ImpactStatus status, Progress progress) {
+        status.setStartedAt(progress.startedAt());
+        status.setScanned(progress.scanned());
+        status.setPages(progress.pages());
+        status.setInconsistent(progress.inconsistent() == null ? null : true);
+        status.setMessage(progress.inconsistent());
+    }
+
     /** One bounded line per sample: the refusal or error, or the first change (a status is no place for a full diff). */
     private static String line(MutatingBindingImpact.Sample s) {
         String what = !s.message().isEmpty() ? s.message()

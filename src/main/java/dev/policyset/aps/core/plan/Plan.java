@@ -29,13 +29,13 @@ import java.util.Optional;
  * @param impact      {@code status.impact} once carried out (null: the previous one is kept)
  * @param held        bindings held at their previous actions by {@code requireNoViolationsBeforeDeny}, one sentence
  *                    each; null when the set does not ask for the gate
- * @param reports     the impact scan as OpenReports (a ClusterReport, then Reports by namespace), to replace the
- *                    set's previous ones; null when this plan ran no scan or reports are off (the old ones stay)
+ * @param scanned     the generation's rendered objects, as the impact scan reads them (its policies and bindings
+ *                    before the Deny gate); null unless the generation is applied
  */
 public record Plan(long generation, Outcome outcome, String detail, List<Finding> findings, List<Write> writes,
                    List<Removal> removals, List<ObjectResult> objects, LastAppliedStatus lastApplied,
                    AdmissionPolicySetStatus previous, ImpactStatus impact, List<String> held,
-                   List<com.fasterxml.jackson.databind.node.ObjectNode> reports) {
+                   List<dev.policyset.aps.core.render.RenderedObject> scanned) {
     public Plan(long generation, Outcome outcome, String detail, List<Finding> findings, List<Write> writes,
                 List<Removal> removals, List<ObjectResult> objects, LastAppliedStatus lastApplied,
                 AdmissionPolicySetStatus previous, ImpactStatus impact, List<String> held) {
@@ -51,7 +51,7 @@ public record Plan(long generation, Outcome outcome, String detail, List<Finding
 
     public Plan {
         held = held == null ? null : List.copyOf(held);
-        reports = reports == null ? null : List.copyOf(reports);
+        scanned = scanned == null ? null : List.copyOf(scanned);
         detail = detail == null ? "" : detail;
         findings = findings.stream().sorted(Finding.ORDER).distinct().toList();
         writes = List.copyOf(writes);
@@ -137,7 +137,7 @@ public record Plan(long generation, Outcome outcome, String detail, List<Finding
 
     Plan withoutWrites(String newDetail) {
         return new Plan(generation, outcome, newDetail, findings, List.of(), removals, objects, lastApplied, previous,
-                impact, held, reports);
+                impact, held, scanned);
     }
 
     private List<ResourceStatus> previousRows() {

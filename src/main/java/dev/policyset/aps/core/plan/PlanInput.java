@@ -6,27 +6,10 @@ import dev.policyset.aps.api.v1alpha1.AdmissionPolicySetStatus;
 
 /**
  * One set as the planner sees it: its whole document (metadata, spec) as JSON, and the status now stored on it
- * (the previous reconcile's answer, which carries the last applied generation).
+ * (the previous reconcile's answer, which carries the last applied generation, and the last finished impact scan in
+ * {@code status.impact}, which the operator's scan executor writes).
  */
-public record PlanInput(ObjectNode set, AdmissionPolicySetStatus previous, Scan scan) {
-    /**
-     * An impact scan to run in this plan (the operator asks for one at most once per aps.impact.interval, and when
-     * the generation changed): where the existing objects are, the time to stamp on it, and its bounds; with
-     * {@code reports} (aps.reports.enabled) the plan also carries the scan as OpenReports.
-     */
-    public record Scan(dev.policyset.aps.core.impact.ExistingObjectSource source, String now, int maxObjects,
-                       int samples, dev.policyset.aps.core.impact.OpenReports.Options reports) {
-        /** A scan without policy reports. */
-        public Scan(dev.policyset.aps.core.impact.ExistingObjectSource source, String now, int maxObjects, int samples) {
-            this(source, now, maxObjects, samples, null);
-        }
-    }
-
-    /** A plan without an impact scan: {@code status.impact} is carried over. */
-    public PlanInput(ObjectNode set, AdmissionPolicySetStatus previous) {
-        this(set, previous, null);
-    }
-
+public record PlanInput(ObjectNode set, AdmissionPolicySetStatus previous) {
     public String name() {
         return set.path("metadata").path("name").asText("");
     }

@@ -9,9 +9,6 @@ import dev.policyset.aps.api.v1alpha1.LastAppliedStatus;
 import dev.policyset.aps.api.v1alpha1.ResourceStatus;
 import dev.policyset.aps.core.cel.CelChecker;
 import dev.policyset.aps.core.finding.Finding;
-import dev.policyset.aps.core.impact.ImpactScan;
-import dev.policyset.aps.core.impact.OpenReports;
-import dev.policyset.aps.core.impact.ImpactStatuses;
 import dev.policyset.aps.core.model.ClusterView;
 import dev.policyset.aps.core.model.LiveObject;
 import dev.policyset.aps.core.model.MutatingPolicyVersions;
@@ -113,15 +110,8 @@ public final class Planner {
                     + " exist(s) and belong(s) to someone else (" + OWNERSHIP_RULE + ")", findings,
                     rows(rendered, foreign, "not applied"));
         }
+        // the last finished impact scan (the operator scans off the reconcile and writes it into status.impact)
         ImpactStatus impact = in.previous() == null ? null : in.previous().getImpact();
-        List<ObjectNode> reports = null;
-        if (in.scan() != null) {
-            OpenReports.Options reporting = in.scan().reports();
-            ImpactScan.SourceScan scan = ImpactScan.scan(rendered, in.scan().source(), cluster.kubeVersion(),
-                    new ImpactScan.Options(in.scan().maxObjects(), in.scan().samples(), null, reporting != null));
-            impact = ImpactStatuses.of(scan, rendered, in.generation(), in.scan().now());
-            reports = reporting == null ? null : OpenReports.of(scan.report(), reporting);
-        }
         List<String> held = null;
         List<RenderedObject> toApply = rendered;
         if (DenyGate.requested(in.set().path("spec"))) {
@@ -130,7 +120,7 @@ public final class Planner {
             held = gated.held();
         }
         List<Write> anchors = paramInformerAnchors ? ParamInformerAnchorWrites.needed(toApply, cluster) : List.of();
-        return applied(in, cluster, set, toApply, anchors, findings, impact, held, maxRepairs, reports);
+        return applied(in, cluster, set, toApply, anchors, findings, held, maxRepairs, rendered);
     }
 
     /**
@@ -172,8 +162,8 @@ public final class Planner {
 
     /** @param anchors written first: before the set's bindings can make the server start a param informer */
     private static Plan applied(PlanInput in, ClusterView cluster, PolicySet set, List<RenderedObject> rendered,
-                                List<Write> anchors, List<Finding> findings, ImpactStatus impact, List<String> held,
-                                int maxRepairs, List<ObjectNode> reports) {
+                                List<Write> anchors, List<Finding> findings, List<String> held, int maxRepairs,
+                                List<RenderedObject> scanned) {
         boolean appliedBefore = appliedAtThisGeneration(in);
         List<Write> writes = new ArrayList<>(anchors);
         List<ObjectResult> rows = new ArrayList<>();
@@ -203,7 +193,7 @@ public final class Planner {
         List<Removal> removals = set.prune() ? removals(in.name(), cluster, rendered) : List.of();
         LastAppliedStatus last = new LastAppliedStatus(in.generation(), in.set().path("spec").toString());
         return new Plan(in.generation(), Outcome.APPLIED, "", findings, writes, removals, rows, last, in.previous(),
-                impact, held, reports);
+                null, held, scanned);
     }
 
     /** Objects labelled for the set that it no longer renders: bindings before policies, webhooks first. */

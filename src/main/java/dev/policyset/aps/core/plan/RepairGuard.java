@@ -78,7 +78,7 @@ public final class RepairGuard {
         }
         List<Write> written = plan.writes().stream().filter(w -> !byId.containsKey(w.id())).toList();
         return new Plan(plan.generation(), plan.outcome(), plan.detail(), findings, written, plan.removals(), rows,
-                plan.lastApplied(), plan.previous(), plan.impact(), plan.held(), plan.reports());
+                plan.lastApplied(), plan.previous(), plan.impact(), plan.held(), plan.scanned());
     }
 
     /** The warning: which object, which fields, who else writes them, and the three ways out. */

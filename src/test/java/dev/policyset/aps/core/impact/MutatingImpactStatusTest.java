@@ -61,23 +61,6 @@ class MutatingImpactStatusTest {
     }
 
     private static ExistingObjectSource source(List<ExistingObjectSource.Resource> resources, List<ObjectNode> objects) {
-        return new ExistingObjectSource() {
-            @Override
-            public List<Resource> resources() {
-                return resources;
-            }
-
-            @Override
-            public int count(Resource r) {
-                return list(r, Integer.MAX_VALUE).size();
-            }
-
-            @Override
-            public List<ObjectNode> list(Resource r, int limit) {
-                return objects.stream().filter(o -> resources.contains(r)
-                        && o.path("apiVersion").asText().equals((r.group().isEmpty() ? "" : r.group() + "/") + r.version()))
-                        .limit(limit).toList();
-            }
-        };
+        return ExistingObjectSource.of(resources, objects, 2);
     }
 }

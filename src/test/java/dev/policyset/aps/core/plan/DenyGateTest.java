@@ -4,6 +4,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.policyset.aps.api.v1alpha1.AdmissionPolicySetStatus;
 import dev.policyset.aps.core.cel.KubernetesCelChecker;
 import dev.policyset.aps.core.impact.ExistingObjectSource;
+import dev.policyset.aps.core.impact.ImpactScan;
+import dev.policyset.aps.core.impact.ImpactStatuses;
+import dev.policyset.aps.core.render.RenderedObject;
 import dev.policyset.aps.core.model.AdmissionKind;
 import dev.policyset.aps.core.model.ClusterView;
 import dev.policyset.aps.core.model.KubeVersion;
@@ -47,7 +50,7 @@ class DenyGateTest {
 
     @Test
     void aViolatorHoldsTheBindingAtItsLiveActionsWithAConditionSayingWhy() {
-        Plan plan = PLANNER.plan(new PlanInput(set(true, "Deny"), null, scan(deployment("a", "db", false))),
+        Plan plan = PLANNER.plan(new PlanInput(set(true, "Deny"), scanned(set(true, "Deny"), deployment("a", "db", false))),
                 cluster(binding("Warn, Audit")));
         assertEquals(Outcome.APPLIED, plan.outcome());
         assertEquals(List.of("Warn", "Audit"), actionsWritten(plan));
@@ -64,7 +67,7 @@ class DenyGateTest {
 
     @Test
     void aCleanScanLetsDenyThrough() {
-        Plan plan = PLANNER.plan(new PlanInput(set(true, "Deny"), null, scan(deployment("a", "web", true))),
+        Plan plan = PLANNER.plan(new PlanInput(set(true, "Deny"), scanned(set(true, "Deny"), deployment("a", "web", true))),
                 cluster(binding("Warn, Audit")));
         assertEquals(List.of("Deny"), actionsWritten(plan));
         Condition c = condition(plan.status(NOW, 50));
@@ -78,8 +81,8 @@ class DenyGateTest {
         assertTrue(condition(first.status(NOW, 50)).getMessage().contains("no impact scan has covered it yet; applied with "
                 + "[Warn, Audit] (a new binding starts staged)"));
 
-        // a clean scan in a later plan; the one after it (no scan due) still lets Deny through from status.impact
-        AdmissionPolicySetStatus scanned = PLANNER.plan(new PlanInput(set(true, "Deny"), null, scan(deployment("a", "web", true))),
+        // a clean scan written into status.impact; the next plans let Deny through from it and carry it over
+        AdmissionPolicySetStatus scanned = PLANNER.plan(new PlanInput(set(true, "Deny"), scanned(set(true, "Deny"), deployment("a", "web", true))),
                 cluster(binding("Warn, Audit"))).status(NOW, 50);
         Plan later = PLANNER.plan(new PlanInput(set(true, "Deny"), scanned), cluster(binding("Warn, Audit")));
         assertEquals(List.of("Deny"), actionsWritten(later));
@@ -88,14 +91,13 @@ class DenyGateTest {
 
     @Test
     void anIncompleteScanHoldsAndTheGateOffAppliesDenyAsAsked() {
-        ExistingObjectSource podsOnly = source(List.of(new ExistingObjectSource.Resource("", "v1", "pods")), List.of());
-        Plan held = PLANNER.plan(new PlanInput(set(true, "Deny"), null, new PlanInput.Scan(podsOnly, "t", 100, 5)),
-                cluster(binding("Warn")));
+        Plan held = PLANNER.plan(new PlanInput(set(true, "Deny"), scanned(set(true, "Deny"),
+                List.of(new ExistingObjectSource.Resource("", "v1", "pods")))), cluster(binding("Warn")));
         assertEquals(List.of("Warn"), actionsWritten(held));
         assertTrue(condition(held.status(NOW, 50)).getMessage().contains("the impact scan is incomplete: the policy matches "
                 + "apps/deployments, which the operator does not list"), condition(held.status(NOW, 50)).getMessage());
 
-        Plan off = PLANNER.plan(new PlanInput(set(false, "Deny"), null, scan(deployment("a", "db", false))),
+        Plan off = PLANNER.plan(new PlanInput(set(false, "Deny"), scanned(set(false, "Deny"), deployment("a", "db", false))),
                 cluster(binding("Warn, Audit")));
         assertEquals(List.of("Deny"), actionsWritten(off));
         assertNull(off.status(NOW, 50).getConditions().stream()
@@ -110,7 +112,7 @@ class DenyGateTest {
         policy.putObject("paramKind").put("apiVersion", "v1").put("kind", "ConfigMap");
         ((ObjectNode) withParams.path("spec").path("validatingPolicies").get(0)).putArray("bindings").addObject()
                 .put("name", "require-team-binding").putObject("spec").putArray("validationActions").add("Deny");
-        Plan plan = PLANNER.plan(new PlanInput(withParams, null, scan(deployment("a", "web", true))), cluster(binding("Warn")));
+        Plan plan = PLANNER.plan(new PlanInput(withParams, scanned(withParams, deployment("a", "web", true))), cluster(binding("Warn")));
         assertEquals(List.of("Warn"), actionsWritten(plan));
         assertTrue(condition(plan.status(NOW, 50)).getMessage().contains("its paramKind core/configmaps is not listed"),
                 condition(plan.status(NOW, 50)).getMessage());
@@ -118,7 +120,7 @@ class DenyGateTest {
 
     @Test
     void aBindingAlreadyEnforcingIsNotHeld() {
-        Plan plan = PLANNER.plan(new PlanInput(set(true, "Deny"), null, scan(deployment("a", "db", false))),
+        Plan plan = PLANNER.plan(new PlanInput(set(true, "Deny"), scanned(set(true, "Deny"), deployment("a", "db", false))),
                 cluster(binding("Deny")));
         assertEquals(List.of("Deny"), actionsWritten(plan));
         assertEquals("False", condition(plan.status(NOW, 50)).getStatus());
@@ -144,29 +146,45 @@ class DenyGateTest {
         return yaml(SET.formatted(gate, actions));
     }
 
-    private static PlanInput.Scan scan(ObjectNode... objects) {
-        return new PlanInput.Scan(source(List.of(new ExistingObjectSource.Resource("apps", "v1", "deployments"),
-                new ExistingObjectSource.Resource("", "v1", "namespaces")), List.of(objects)), "2026-12-01T19:00:00Z", 1000, 5);
+    @Test
+    void anAppliedGenerationGivesTheScanItsRenderedPoliciesAndABlockedOneNone() {
+        Plan applied = PLANNER.plan(new PlanInput(set(true, "Deny"), null), cluster());
+        assertEquals(List.of("ValidatingAdmissionPolicy/require-team", "ValidatingAdmissionPolicyBinding/require-team-binding"),
+                applied.scanned().stream().map(o -> o.kind().kind() + "/" + o.name()).toList());
+        // the scan reads the binding as the set asks for it; the gate holds what is written
+        assertEquals(List.of("Deny"), actions(applied.scanned().get(1).manifest()));
+        assertEquals(List.of("Warn", "Audit"), actionsWritten(applied));
+        ObjectNode broken = set(true, "Deny");
+        ((ObjectNode) broken.path("spec").path("validatingPolicies").get(0).path("policy").path("validations").get(0))
+                .put("expression", "object.metadata.(");
+        Plan blocked = PLANNER.plan(new PlanInput(broken, null), cluster());
+        assertEquals(Outcome.VALIDATION_FAILED, blocked.outcome());
+        assertNull(blocked.scanned());
     }
 
-    private static ExistingObjectSource source(List<ExistingObjectSource.Resource> resources, List<ObjectNode> objects) {
-        return new ExistingObjectSource() {
-            @Override
-            public List<Resource> resources() {
-                return resources;
-            }
+    private static List<String> actions(com.fasterxml.jackson.databind.JsonNode manifest) {
+        List<String> out = new ArrayList<>();
+        manifest.path("spec").path("validationActions").forEach(n -> out.add(n.asText()));
+        return out;
+    }
 
-            @Override
-            public int count(Resource r) {
-                return list(r, Integer.MAX_VALUE).size();
-            }
+    private static final List<ExistingObjectSource.Resource> DEPLOYMENTS_AND_NAMESPACES = List.of(
+            new ExistingObjectSource.Resource("apps", "v1", "deployments"), new ExistingObjectSource.Resource("", "v1", "namespaces"));
 
-            @Override
-            public List<ObjectNode> list(Resource r, int limit) {
-                return objects.stream().filter(o -> o.path("apiVersion").asText().equals(
-                        (r.group().isEmpty() ? "" : r.group() + "/") + r.version())).limit(limit).toList();
-            }
-        };
+    /** The status after the operator's scan of the set's applied generation over these Deployments. */
+    private static AdmissionPolicySetStatus scanned(ObjectNode set, ObjectNode... deployments) {
+        return scanned(set, DEPLOYMENTS_AND_NAMESPACES, deployments);
+    }
+
+    private static AdmissionPolicySetStatus scanned(ObjectNode set, List<ExistingObjectSource.Resource> listed,
+                                                    ObjectNode... objects) {
+        List<RenderedObject> configuration = PLANNER.plan(new PlanInput(set, null), cluster()).scanned();
+        ImpactScan.SourceScan scan = ImpactScan.scan(configuration, ExistingObjectSource.of(listed, List.of(objects), 2),
+                KubeVersion.NEWEST, new ImpactScan.Options(1000, 5, null));
+        AdmissionPolicySetStatus status = new AdmissionPolicySetStatus();
+        status.setImpact(ImpactStatuses.of(scan, configuration, set.path("metadata").path("generation").asLong(),
+                "2026-12-01T19:00:00Z"));
+        return status;
     }
 
     private static ObjectNode deployment(String ns, String name, boolean labelled) {

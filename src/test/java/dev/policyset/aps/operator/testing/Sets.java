@@ -117,4 +117,14 @@ public final class Sets {
     public static AdmissionPolicySet parse(String yaml) {
         return Serialization.unmarshal(yaml, AdmissionPolicySet.class);
     }
+
+    /** Deletes the named sets and waits until they are gone (finalizers run), so a shared server stays clean. */
+    public static void deleteAndWait(io.fabric8.kubernetes.client.KubernetesClient admin, java.util.List<String> names,
+                                     java.time.Duration wait) {
+        for (String name : names) {
+            admin.resources(AdmissionPolicySet.class).withName(name).delete();
+        }
+        org.awaitility.Awaitility.await().atMost(wait).until(() -> names.stream()
+                .allMatch(n -> admin.resources(AdmissionPolicySet.class).withName(n).get() == null));
+    }
 }
