@@ -7,6 +7,7 @@ import dev.policyset.aps.api.v1alpha1.BindingImpactStatus;
 import dev.policyset.aps.api.v1alpha1.ImpactStatus;
 import dev.policyset.aps.cli.ApsCommand;
 import dev.policyset.aps.core.model.AdmissionKind;
+import dev.policyset.aps.operator.testing.SetStatus;
 import dev.policyset.aps.operator.testing.Sets;
 import dev.policyset.aps.testing.kube.KubeControlPlane;
 import dev.policyset.aps.testing.kube.RealApiServer;
@@ -209,7 +210,7 @@ class ImpactScanRealServerTest {
 
     private void changeSpec(String name, String yaml) {
         AdmissionPolicySet next = Sets.parse(yaml);
-        admin.resources(AdmissionPolicySet.class).withName(name).edit(s -> {
+        SetStatus.edit(admin, name, s -> {
             s.setSpec(next.getSpec());
             return s;
         });

@@ -97,7 +97,7 @@ class PackagedOperatorIT {
                 assertEquals("generation two", SetStatus.vapMessage(cluster.client(), "restart-vap"));
 
                 // 3b. Generation 3 does not compile: blocked, and generation two stays in force.
-                cluster.client().resources(AdmissionPolicySet.class).withName("restart").edit(s -> {
+                SetStatus.edit(cluster.client(), "restart", s -> {
                     s.getSpec().getValidatingPolicies().get(0).getPolicy().getValidations().get(0)
                             .setExpression("'team' in object.metadata.labels &&");
                     return s;
@@ -171,25 +171,12 @@ class PackagedOperatorIT {
                 .until(() -> cluster.client().resources(AdmissionPolicySet.class).withName(name).get(), s -> s != null && condition.test(s));
     }
 
-    /**
-     * A read-modify-write of the spec, tried again on a conflict as kubectl edit would: the operator's scan executor
-     * patches status.impact right after a reconcile, so the set read can be one resourceVersion behind.
-     */
     private static void replaceMessage(MockCluster cluster, String name, String message) {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                cluster.client().resources(AdmissionPolicySet.class).withName(name).edit(s -> {
-                    s.setSpec(Sets.six(name, message).getSpec());
-                    s.getSpec().getDefaults().setValidationActions(List.of(ValidationAction.Deny, ValidationAction.Audit));
-                    return s;
-                });
-                return;
-            } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
-                if (e.getCode() != 409 || attempt == 5) {
-                    throw e;
-                }
-            }
-        }
+        SetStatus.edit(cluster.client(), name, s -> {
+            s.setSpec(Sets.six(name, message).getSpec());
+            s.getSpec().getDefaults().setValidationActions(List.of(ValidationAction.Deny, ValidationAction.Audit));
+            return s;
+        });
     }
 
     private static Optional<String> holder(MockCluster cluster) {

@@ -110,7 +110,7 @@ class PackagedOperatorRealServerIT {
             assertEquals("generation two", SetStatus.vapMessage(admin, "packaged-vap"), standby::log);
 
             // Generation 3 does not compile: blocked, generation two stays.
-            admin.resources(AdmissionPolicySet.class).withName("packaged").edit(s -> {
+            SetStatus.edit(admin, "packaged", s -> {
                 s.getSpec().getValidatingPolicies().get(0).getPolicy().getValidations().get(0).setExpression("'team' in object.metadata.labels &&");
                 return s;
             });
@@ -156,7 +156,7 @@ class PackagedOperatorRealServerIT {
     }
 
     private static void replaceMessage(KubernetesClient admin, String name, String message) {
-        admin.resources(AdmissionPolicySet.class).withName(name).edit(s -> {
+        SetStatus.edit(admin, name, s -> {
             s.getSpec().getValidatingPolicies().get(0).getPolicy().getValidations().get(0).setMessage(message);
             return s;
         });

@@ -7,6 +7,7 @@ import dev.policyset.aps.api.v1alpha1.AdmissionPolicySet;
 import dev.policyset.aps.api.v1alpha1.ImpactStatus;
 import dev.policyset.aps.core.model.AdmissionKind;
 import dev.policyset.aps.core.render.RenderedObject;
+import dev.policyset.aps.operator.testing.SetStatus;
 import dev.policyset.aps.operator.testing.Sets;
 import dev.policyset.aps.testing.kube.KubeControlPlane;
 import dev.policyset.aps.testing.kube.RealApiServer;
@@ -95,7 +96,7 @@ class ImpactScanRealServerBenchmark {
                 Duration.ofMinutes(5));
         long change0 = System.nanoTime();
         AdmissionPolicySet next = Sets.parse(otherSet("generation two"));
-        admin.resources(AdmissionPolicySet.class).withName("other").edit(s -> {
+        SetStatus.edit(admin, "other", s -> {
             s.setSpec(next.getSpec());
             return s;
         });

@@ -30,10 +30,27 @@ public final class SetStatus {
 
     /** Replaces the stored set's spec with {@code next}'s (a new generation). */
     public static void replaceSpec(KubernetesClient client, String name, AdmissionPolicySet next) {
-        client.resources(AdmissionPolicySet.class).withName(name).edit(s -> {
+        edit(client, name, s -> {
             s.setSpec(next.getSpec());
             return s;
         });
+    }
+
+    /**
+     * A read-modify-write of the stored set, tried again on a conflict as {@code kubectl edit} and client-go's
+     * RetryOnConflict do (5 attempts): edit() sends the resourceVersion it read, and the operator's status writes
+     * (the reconcile's, then the impact scan's) can land in between.
+     */
+    public static AdmissionPolicySet edit(KubernetesClient client, String name, java.util.function.UnaryOperator<AdmissionPolicySet> change) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return client.resources(AdmissionPolicySet.class).withName(name).edit(change);
+            } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+                if (e.getCode() != 409 || attempt == 5) {
+                    throw e;
+                }
+            }
+        }
     }
 
     /** Waits until the set reports Ready=True for {@code generation}. */
